@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * <trace.h> - the POSIX Tracing option (IEEE Std 1003.1-2008, XSH 2.11) for
+ * Linux, provided by libposixtrace (link with -lposixtrace).
+ *
+ * glibc advertises no tracing support: its <unistd.h> defines the option
+ * macros as -1.  Including this header redefines them to 200809L, so code
+ * that tests _POSIX_TRACE at compile time must include <trace.h>.
+ */
+#ifndef _TRACE_H
+#define _TRACE_H 1
+
+#include <sys/types.h>
+#include <stddef.h>
+#include <time.h>
+#include <unistd.h>
+#include <limits.h>
+#include <pthread.h>
+
+/* Options (spec 1.9, 5.1). */
+#undef _POSIX_TRACE
+#undef _POSIX_TRACE_EVENT_FILTER
+#undef _POSIX_TRACE_LOG
+#undef _POSIX_TRACE_INHERIT
+#define _POSIX_TRACE			200809L
+#define _POSIX_TRACE_EVENT_FILTER	200809L
+#define _POSIX_TRACE_LOG		200809L
+#define _POSIX_TRACE_INHERIT		200809L
+
+/* Portable minima (spec 1.8). */
+#ifndef _POSIX_TRACE_EVENT_NAME_MAX
+#define _POSIX_TRACE_EVENT_NAME_MAX	30
+#endif
+#ifndef _POSIX_TRACE_NAME_MAX
+#define _POSIX_TRACE_NAME_MAX		8
+#endif
+#ifndef _POSIX_TRACE_SYS_MAX
+#define _POSIX_TRACE_SYS_MAX		8
+#endif
+#ifndef _POSIX_TRACE_USER_EVENT_MAX
+#define _POSIX_TRACE_USER_EVENT_MAX	32
+#endif
+
+/*
+ * This implementation's limits.  TRACE_SYS_MAX is a module parameter and
+ * is therefore left undefined: ask sysconf(_SC_TRACE_SYS_MAX).
+ */
+#ifndef TRACE_EVENT_NAME_MAX
+#define TRACE_EVENT_NAME_MAX		255
+#endif
+#ifndef TRACE_NAME_MAX
+#define TRACE_NAME_MAX			255
+#endif
+#ifndef TRACE_USER_EVENT_MAX
+#define TRACE_USER_EVENT_MAX		1024
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Types (spec 2.1, 5.5). */
+#ifndef __trace_id_t_defined
+#define __trace_id_t_defined 1
+typedef int trace_id_t;
+#endif
+
+#ifndef __trace_event_id_t_defined
+#define __trace_event_id_t_defined 1
+typedef unsigned int trace_event_id_t;
+#endif
+
+/* Ids 0 .. 255 system, 256 .. 256 + TRACE_USER_EVENT_MAX - 1 user. */
+#define __POSIX_TRACE_ID_NR		(256 + TRACE_USER_EVENT_MAX)
+
+#ifndef __trace_event_set_t_defined
+#define __trace_event_set_t_defined 1
+typedef struct {
+	unsigned int __magic;
+	unsigned int __pad;
+	unsigned long long __bits[__POSIX_TRACE_ID_NR / 64];
+} trace_event_set_t;
+#endif
+
+#ifndef __trace_attr_t_defined
+#define __trace_attr_t_defined 1
+typedef struct {
+	unsigned int __magic;
+	unsigned int __flags;
+	int __inheritance;
+	int __stream_policy;
+	int __log_policy;
+	int __reserved_int;
+	size_t __stream_size;
+	size_t __max_data_size;
+	size_t __log_size;
+	struct timespec __create_time;
+	struct timespec __clock_res;
+	char __name[TRACE_NAME_MAX];
+	char __genversion[33];
+	unsigned long long __reserved[16];
+} trace_attr_t;
+#endif
+
+/* Event information returned by the getnext functions (spec 2.2). */
+struct posix_trace_event_info {
+	trace_event_id_t posix_event_id;
+	pid_t posix_pid;
+	void *posix_prog_address;
+	pthread_t posix_thread_id;
+	struct timespec posix_timestamp;
+	int posix_truncation_status;
+};
+
+/* Stream status (spec 2.3). */
+struct posix_trace_status_info {
+	int posix_stream_status;
+	int posix_stream_full_status;
+	int posix_stream_overrun_status;
+	int posix_stream_flush_status;
+	int posix_stream_flush_error;
+	int posix_log_overrun_status;
+	int posix_log_full_status;
+};
+
+/* Constants (spec 2.4). */
+#define POSIX_TRACE_RUNNING		1
+#define POSIX_TRACE_SUSPENDED		2
+
+#define POSIX_TRACE_NOT_FULL		0
+#define POSIX_TRACE_FULL		1
+
+#define POSIX_TRACE_NO_OVERRUN		0
+#define POSIX_TRACE_OVERRUN		1
+
+#define POSIX_TRACE_NOT_FLUSHING	0
+#define POSIX_TRACE_FLUSHING		1
+
+#define POSIX_TRACE_LOOP		1
+#define POSIX_TRACE_UNTIL_FULL		2
+#define POSIX_TRACE_FLUSH		3
+#define POSIX_TRACE_APPEND		4
+
+#define POSIX_TRACE_CLOSE_FOR_CHILD	0
+#define POSIX_TRACE_INHERITED		1
+
+#define POSIX_TRACE_NOT_TRUNCATED	0
+#define POSIX_TRACE_TRUNCATED_RECORD	1
+#define POSIX_TRACE_TRUNCATED_READ	2
+
+#define POSIX_TRACE_WOPID_EVENTS	1
+#define POSIX_TRACE_SYSTEM_EVENTS	2
+#define POSIX_TRACE_ALL_EVENTS		3
+
+#define POSIX_TRACE_SET_EVENTSET	1
+#define POSIX_TRACE_ADD_EVENTSET	2
+#define POSIX_TRACE_SUB_EVENTSET	3
+
+#define POSIX_TRACE_ERROR		((trace_event_id_t)1)
+#define POSIX_TRACE_START		((trace_event_id_t)2)
+#define POSIX_TRACE_STOP		((trace_event_id_t)3)
+#define POSIX_TRACE_FILTER		((trace_event_id_t)4)
+#define POSIX_TRACE_OVERFLOW		((trace_event_id_t)5)
+#define POSIX_TRACE_RESUME		((trace_event_id_t)6)
+#define POSIX_TRACE_FLUSH_START		((trace_event_id_t)7)
+#define POSIX_TRACE_FLUSH_STOP		((trace_event_id_t)8)
+#define POSIX_TRACE_UNNAMED_USEREVENT	((trace_event_id_t)256)
+#define POSIX_TRACE_UNNAMED_USER_EVENT	POSIX_TRACE_UNNAMED_USEREVENT
+
+/* Attributes (spec 3.1). */
+int posix_trace_attr_destroy(trace_attr_t *attr);
+int posix_trace_attr_init(trace_attr_t *attr);
+int posix_trace_attr_getclockres(const trace_attr_t *attr,
+				 struct timespec *resolution);
+int posix_trace_attr_getcreatetime(const trace_attr_t *attr,
+				   struct timespec *createtime);
+int posix_trace_attr_getgenversion(const trace_attr_t *attr,
+				   char *genversion);
+int posix_trace_attr_getname(const trace_attr_t *attr, char *tracename);
+int posix_trace_attr_setname(trace_attr_t *attr, const char *tracename);
+int posix_trace_attr_getinherited(const trace_attr_t *__restrict attr,
+				  int *__restrict inheritancepolicy);
+int posix_trace_attr_setinherited(trace_attr_t *attr, int inheritancepolicy);
+int posix_trace_attr_getlogfullpolicy(const trace_attr_t *__restrict attr,
+				      int *__restrict logpolicy);
+int posix_trace_attr_setlogfullpolicy(trace_attr_t *attr, int logpolicy);
+int posix_trace_attr_getstreamfullpolicy(const trace_attr_t *__restrict attr,
+					 int *__restrict streampolicy);
+int posix_trace_attr_setstreamfullpolicy(trace_attr_t *attr, int streampolicy);
+int posix_trace_attr_getlogsize(const trace_attr_t *__restrict attr,
+				size_t *__restrict logsize);
+int posix_trace_attr_setlogsize(trace_attr_t *attr, size_t logsize);
+int posix_trace_attr_getmaxdatasize(const trace_attr_t *__restrict attr,
+				    size_t *__restrict maxdatasize);
+int posix_trace_attr_setmaxdatasize(trace_attr_t *attr, size_t maxdatasize);
+int posix_trace_attr_getmaxsystemeventsize(const trace_attr_t *__restrict attr,
+					   size_t *__restrict eventsize);
+int posix_trace_attr_getmaxusereventsize(const trace_attr_t *__restrict attr,
+					 size_t data_len,
+					 size_t *__restrict eventsize);
+int posix_trace_attr_getstreamsize(const trace_attr_t *__restrict attr,
+				   size_t *__restrict streamsize);
+int posix_trace_attr_setstreamsize(trace_attr_t *attr, size_t streamsize);
+
+/* Streams (spec 3.2). */
+int posix_trace_create(pid_t pid, const trace_attr_t *__restrict attr,
+		       trace_id_t *__restrict trid);
+int posix_trace_create_withlog(pid_t pid, const trace_attr_t *__restrict attr,
+			       int file_desc, trace_id_t *__restrict trid);
+int posix_trace_flush(trace_id_t trid);
+int posix_trace_shutdown(trace_id_t trid);
+int posix_trace_clear(trace_id_t trid);
+int posix_trace_start(trace_id_t trid);
+int posix_trace_stop(trace_id_t trid);
+
+/* Instrumentation (spec 3.3). */
+void posix_trace_event(trace_event_id_t event_id,
+		       const void *__restrict data_ptr, size_t data_len);
+int posix_trace_eventid_open(const char *__restrict event_name,
+			     trace_event_id_t *__restrict event_id);
+
+/* Event type ids (spec 3.4). */
+int posix_trace_eventid_equal(trace_id_t trid, trace_event_id_t event1,
+			      trace_event_id_t event2);
+int posix_trace_eventid_get_name(trace_id_t trid, trace_event_id_t event,
+				 char *event_name);
+int posix_trace_trid_eventid_open(trace_id_t trid,
+				  const char *__restrict event_name,
+				  trace_event_id_t *__restrict event);
+int posix_trace_eventtypelist_getnext_id(trace_id_t trid,
+					 trace_event_id_t *__restrict event,
+					 int *__restrict unavailable);
+int posix_trace_eventtypelist_rewind(trace_id_t trid);
+
+/* Event sets and filters (spec 3.5). */
+int posix_trace_eventset_add(trace_event_id_t event_id,
+			     trace_event_set_t *set);
+int posix_trace_eventset_del(trace_event_id_t event_id,
+			     trace_event_set_t *set);
+int posix_trace_eventset_empty(trace_event_set_t *set);
+int posix_trace_eventset_fill(trace_event_set_t *set, int what);
+int posix_trace_eventset_ismember(trace_event_id_t event_id,
+				  const trace_event_set_t *__restrict set,
+				  int *__restrict ismember);
+int posix_trace_get_filter(trace_id_t trid, trace_event_set_t *set);
+int posix_trace_set_filter(trace_id_t trid, const trace_event_set_t *set,
+			   int how);
+
+/* Attributes and status of a stream (spec 3.6). */
+int posix_trace_get_attr(trace_id_t trid, trace_attr_t *attr);
+int posix_trace_get_status(trace_id_t trid,
+			   struct posix_trace_status_info *statusinfo);
+
+/* Reading events (spec 3.7). */
+int posix_trace_getnext_event(trace_id_t trid,
+			      struct posix_trace_event_info *__restrict event,
+			      void *__restrict data, size_t num_bytes,
+			      size_t *__restrict data_len,
+			      int *__restrict unavailable);
+int posix_trace_timedgetnext_event(trace_id_t trid,
+				   struct posix_trace_event_info *__restrict event,
+				   void *__restrict data, size_t num_bytes,
+				   size_t *__restrict data_len,
+				   int *__restrict unavailable,
+				   const struct timespec *__restrict abstime);
+int posix_trace_trygetnext_event(trace_id_t trid,
+				 struct posix_trace_event_info *__restrict event,
+				 void *__restrict data, size_t num_bytes,
+				 size_t *__restrict data_len,
+				 int *__restrict unavailable);
+
+/* Trace logs (spec 3.8). */
+int posix_trace_open(int file_desc, trace_id_t *trid);
+int posix_trace_rewind(trace_id_t trid);
+int posix_trace_close(trace_id_t trid);
+
+/*
+ * sysconf() for the eight _SC_TRACE* names without interposing glibc's
+ * sysconf(); every other name is passed on to it.
+ */
+long __posix_trace_sysconf(int name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _TRACE_H */

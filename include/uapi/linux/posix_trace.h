@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * posix_trace.h - ABI between posix_trace.ko and libposixtrace.
+ *
+ * Everything here is fixed-width; pointers travel as __u64.  Every ioctl
+ * argument starts with a "size" member so the structures can grow: the
+ * module accepts any size between the first published one and PAGE_SIZE and
+ * requires the bytes it does not know to be zero (copy_struct_from_user()).
+ * "reserved" members must be zero on input and are zero on output.
+ *
+ * Memory ordering of the shared buffers is described once, in
+ * Documentation/design.md ("Ring buffer"); the comments here say who writes
+ * which field.
+ */
+#ifndef _UAPI_LINUX_POSIX_TRACE_H
+#define _UAPI_LINUX_POSIX_TRACE_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define POSIX_TRACE_DEVICE		"/dev/posix_trace"
+#define POSIX_TRACE_ABI_VERSION		1
+
+/* Feature bits reported by POSIX_TRACE_IOC_QUERY. */
+#define POSIX_TRACE_FEAT_TRACE		(1ULL << 0)	/* Trace option */
+#define POSIX_TRACE_FEAT_PROC_PAGE	(1ULL << 1)	/* per-process page */
+#define POSIX_TRACE_FEAT_MMAP_READ	(1ULL << 2)	/* mapped lanes */
+
+/* Limits shared by module and library (spec 5.2). */
+#define POSIX_TRACE_EVENT_NAME_MAX	255	/* without the NUL */
+#define POSIX_TRACE_NAME_MAX		255	/* with the NUL, see 5.4 */
+#define POSIX_TRACE_USER_EVENT_MAX	1024	/* includes the unnamed id */
+#define POSIX_TRACE_MAX_DATA_MAX	65536	/* max-data-size clamp */
+
+/* Event type id layout (spec 5.5). */
+#define POSIX_TRACE_ID_ERROR		1
+#define POSIX_TRACE_ID_START		2
+#define POSIX_TRACE_ID_STOP		3
+#define POSIX_TRACE_ID_FILTER		4
+#define POSIX_TRACE_ID_OVERFLOW		5
+#define POSIX_TRACE_ID_RESUME		6
+#define POSIX_TRACE_ID_FLUSH_START	7
+#define POSIX_TRACE_ID_FLUSH_STOP	8
+#define POSIX_TRACE_ID_SYS_LAST		255
+#define POSIX_TRACE_ID_UNNAMED		256	/* first user id */
+#define POSIX_TRACE_ID_NR \
+	(POSIX_TRACE_ID_UNNAMED + POSIX_TRACE_USER_EVENT_MAX)
+
+/**
+ * struct posix_trace_event_set - layout of trace_event_set_t, the data of
+ * the START (current filter) and FILTER (old, new) system events.
+ * @magic:	POSIX_TRACE_EVSET_MAGIC once initialised.
+ * @pad:	zero.
+ * @bits:	bit n set: event type id n is a member.
+ */
+#define POSIX_TRACE_EVSET_MAGIC		0x50544553u
+struct posix_trace_event_set {
+	__u32 magic;
+	__u32 pad;
+	__u64 bits[POSIX_TRACE_ID_NR / 64];
+};
+
+/* Stream-full and inheritance policies, same values as <trace.h>. */
+#define POSIX_TRACE_POLICY_LOOP		1
+#define POSIX_TRACE_POLICY_UNTIL_FULL	2
+#define POSIX_TRACE_POLICY_FLUSH	3
+#define POSIX_TRACE_INHERIT_CLOSE	0
+#define POSIX_TRACE_INHERIT_INHERITED	1
+
+/*
+ * mmap offsets.  The page offset names the object: page 0 is the calling
+ * process's read-only status page; the offsets of a stream's regions are
+ * returned by POSIX_TRACE_IOC_CREATE.  Lengths must match exactly.
+ */
+#define POSIX_TRACE_MMAP_PROC_PAGE	0ULL
+
+/**
+ * struct posix_trace_proc_page - read-only page mapped by a traced process
+ * @size:	Output: sizeof this structure.
+ * @active:	Output: number of streams tracing this process that want its
+ *		events (running, or stopped by a full UNTIL_FULL stream that
+ *		must see the next event to restart).  0: posix_trace_event()
+ *		returns at once.
+ * @generation:	Output: incremented on every change of @active.
+ */
+struct posix_trace_proc_page {
+	__u32 size;
+	__u32 active;
+	__u64 generation;
+};
+
+/**
+ * struct posix_trace_record - one event in a lane
+ * @size:	total bytes of header + data, a multiple of 8
+ * @event_id:	trace_event_id_t
+ * @pid:	process id in the stream's pid namespace, 0 if none
+ * @tid:	kernel thread id in the stream's pid namespace, 0 if none
+ * @data_len:	bytes of data following the header
+ * @flags:	POSIX_TRACE_REC_* bits
+ * @seq:	lane sequence number, +1 per record; gaps are lost records
+ * @timestamp:	CLOCK_MONOTONIC nanoseconds
+ * @thread:	pthread_t of the writer, 0 if none
+ * @address:	program address of the trace point, 0 if none
+ *
+ * Data follows the header and is padded with zeros to 8 bytes.
+ */
+struct posix_trace_record {
+	__u32 size;
+	__u32 event_id;
+	__u32 pid;
+	__u32 tid;
+	__u32 data_len;
+	__u32 flags;
+	__u64 seq;
+	__u64 timestamp;
+	__u64 thread;
+	__u64 address;
+};
+
+#define POSIX_TRACE_REC_TRUNCATED	(1U << 0)	/* TRUNCATED_RECORD */
+#define POSIX_TRACE_REC_AUTO		(1U << 1)	/* system, automatic */
+
+/**
+ * struct posix_trace_lane - lane descriptor in the read-only stream header
+ * @data_offset:	Output: offset of the lane's ring from the start of the
+ *			read-only region.
+ * @data_size:		Output: ring size in bytes (records may wrap).
+ * @head:		Output (kernel writes): byte position after the last
+ *			committed record; positions only grow.
+ * @oldest:		Output (kernel writes): position of the oldest record
+ *			still intact; raised before its bytes are reused.
+ * @lost_seq:		Output: seq of the first record overwritten at the
+ *			reader's position since the reader last moved.
+ * @lost_timestamp:	Output: timestamp of that record.
+ * @reserved:		zero.
+ */
+struct posix_trace_lane {
+	__u64 data_offset;
+	__u64 data_size;
+	__u64 head;
+	__u64 oldest;
+	__u64 lost_seq;
+	__u64 lost_timestamp;
+	__u64 reserved[2];
+};
+
+/**
+ * struct posix_trace_stream_header - first bytes of the read-only region
+ * @size:	Output: sizeof this structure (lanes follow at @lane_offset).
+ * @nr_lanes:	Output: number of lanes.
+ * @lane_offset: Output: offset of the posix_trace_lane array.
+ * @lane_stride: Output: bytes between two lane descriptors.
+ * @capacity:	Output: bytes of user records a lane holds (stream-min-size).
+ */
+struct posix_trace_stream_header {
+	__u32 size;
+	__u32 nr_lanes;
+	__u64 lane_offset;
+	__u64 lane_stride;
+	__u64 capacity;
+	__u64 reserved[4];
+};
+
+/**
+ * struct posix_trace_consumer - reader position of one lane, in the
+ * read-write consumer region, one per @cons_stride bytes.
+ * @tail:	Input (reader writes): position of the next record it will
+ *		read.  The kernel clamps it to [oldest, head].
+ */
+struct posix_trace_consumer {
+	__u64 tail;
+	__u64 reserved[7];
+};
+
+/**
+ * struct posix_trace_query - POSIX_TRACE_IOC_QUERY
+ * @size:		Input: sizeof.
+ * @abi_version:	Output: POSIX_TRACE_ABI_VERSION.
+ * @features:		Output: POSIX_TRACE_FEAT_* bits.
+ * @sys_max:		Output: TRACE_SYS_MAX (module parameter max_streams).
+ * @nr_lanes:		Output: lanes per stream.
+ * @max_stream_size:	Output: largest stream-min-size accepted.
+ * @clock_res_ns:	Output: timestamp clock resolution in ns.
+ * @reserved:		zero.
+ */
+struct posix_trace_query {
+	__u32 size;
+	__u32 abi_version;
+	__u64 features;
+	__u32 sys_max;
+	__u32 nr_lanes;
+	__u64 max_stream_size;
+	__u64 clock_res_ns;
+	__u64 reserved[4];
+};
+
+/**
+ * struct posix_trace_create - POSIX_TRACE_IOC_CREATE
+ * @size:		Input: sizeof.
+ * @flags:		Input: 0.
+ * @pid:		Input: process to trace (pid_t), 0 = caller.
+ * @stream_policy:	Input: POSIX_TRACE_POLICY_LOOP or _UNTIL_FULL.
+ * @inherit:		Input: POSIX_TRACE_INHERIT_*.
+ * @trid:		Output: stream id (1 .. 2^30-1).
+ * @stream_size:	Input: requested stream-min-size; Output: effective.
+ * @max_data_size:	Input: requested max-data-size; Output: effective.
+ * @name_ptr:		Input: pointer to the NUL-terminated trace name.
+ * @creation_realtime:	Output: CLOCK_REALTIME at creation, ns.
+ * @creation_monotonic:	Output: CLOCK_MONOTONIC at creation, ns.
+ * @ro_offset:		Output: mmap offset of the read-only region.
+ * @ro_size:		Output: its length.
+ * @cons_offset:	Output: mmap offset of the consumer region.
+ * @cons_size:		Output: its length.
+ * @cons_stride:	Output: bytes between two posix_trace_consumer.
+ * @reserved:		zero.
+ */
+struct posix_trace_create {
+	__u32 size;
+	__u32 flags;
+	__u32 pid;
+	__u32 stream_policy;
+	__u32 inherit;
+	__u32 trid;
+	__u64 stream_size;
+	__u64 max_data_size;
+	__u64 name_ptr;
+	__u64 creation_realtime;
+	__u64 creation_monotonic;
+	__u64 ro_offset;
+	__u64 ro_size;
+	__u64 cons_offset;
+	__u64 cons_size;
+	__u64 cons_stride;
+	__u64 reserved[4];
+};
+
+/**
+ * struct posix_trace_ctl - start, stop, clear, shutdown
+ * @size:	Input: sizeof.
+ * @trid:	Input: stream.
+ * @thread:	Input: pthread_t of the caller, stored in START/STOP.
+ * @address:	Input: return address of the API call.
+ * @reserved:	zero.
+ */
+struct posix_trace_ctl {
+	__u32 size;
+	__u32 trid;
+	__u64 thread;
+	__u64 address;
+	__u64 reserved[2];
+};
+
+/* posix_trace_status.state: the kernel's view of the stream. */
+#define POSIX_TRACE_STATE_SUSPENDED	0
+#define POSIX_TRACE_STATE_RUNNING	1
+
+/**
+ * struct posix_trace_status - POSIX_TRACE_IOC_STATUS
+ * @size:	Input: sizeof.
+ * @trid:	Input: stream.
+ * @running:	Output: 1 running, 0 suspended.
+ * @full:	Output: 1 full.
+ * @overrun:	Output: 1 if an event was lost since the last call (the
+ *		kernel resets it on return).
+ * @reserved:	zero.
+ */
+struct posix_trace_status {
+	__u32 size;
+	__u32 trid;
+	__u32 running;
+	__u32 full;
+	__u32 overrun;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+
+#define POSIX_TRACE_WAIT_TIMEOUT	(1U << 0)	/* @abstime is valid */
+
+/**
+ * struct posix_trace_wait - POSIX_TRACE_IOC_WAIT: sleep until a lane has
+ * a record beyond the reader's tail.  Returns 0 when one may be there,
+ * -EINTR on a signal, -ETIMEDOUT when @abstime (CLOCK_REALTIME) passed,
+ * -EINVAL when the stream was shut down.
+ * @size:	Input: sizeof.
+ * @flags:	Input: POSIX_TRACE_WAIT_*.
+ * @trid:	Input: stream.
+ * @reserved0:	zero.
+ * @abstime:	Input: absolute CLOCK_REALTIME deadline in ns.
+ * @reserved:	zero.
+ */
+struct posix_trace_wait {
+	__u32 size;
+	__u32 flags;
+	__u32 trid;
+	__u32 reserved0;
+	__u64 abstime;
+	__u64 reserved[2];
+};
+
+/**
+ * struct posix_trace_event_req - POSIX_TRACE_IOC_EVENT
+ * @size:	Input: sizeof.
+ * @event_id:	Input: a user event id of the calling process.
+ * @data_ptr:	Input: user data.
+ * @data_len:	Input: its length.
+ * @thread:	Input: pthread_self() of the caller.
+ * @address:	Input: address of the trace point.
+ * @reserved:	zero.
+ */
+struct posix_trace_event_req {
+	__u32 size;
+	__u32 event_id;
+	__u64 data_ptr;
+	__u64 data_len;
+	__u64 thread;
+	__u64 address;
+	__u64 reserved[2];
+};
+
+/**
+ * struct posix_trace_eventid - POSIX_TRACE_IOC_EVENTID_OPEN / _NAME
+ * @size:	Input: sizeof.
+ * @trid:	Input: 0 = the calling process's mapping (eventid_open),
+ *		else the mapping of that stream.
+ * @event_id:	OPEN: Output; NAME: Input.
+ * @name_len:	OPEN: Input, strlen of the name; NAME: Input, buffer size.
+ * @name_ptr:	OPEN: Input name (not NUL-terminated necessarily);
+ *		NAME: Output buffer, receives a NUL-terminated name.
+ * @reserved:	zero.
+ */
+struct posix_trace_eventid {
+	__u32 size;
+	__u32 trid;
+	__u32 event_id;
+	__u32 name_len;
+	__u64 name_ptr;
+	__u64 reserved[2];
+};
+
+/**
+ * struct posix_trace_eventtypes - POSIX_TRACE_IOC_EVENTTYPES
+ * @size:	Input: sizeof.
+ * @trid:	Input: stream.
+ * @nr_user:	Output: user ids defined in the stream's mapping, counting
+ *		the unnamed one; they are POSIX_TRACE_ID_UNNAMED + 0..n-1.
+ * @reserved0:	zero.
+ * @reserved:	zero.
+ */
+struct posix_trace_eventtypes {
+	__u32 size;
+	__u32 trid;
+	__u32 nr_user;
+	__u32 reserved0;
+	__u64 reserved[2];
+};
+
+#define POSIX_TRACE_IOC_MAGIC	0xB9
+
+#define POSIX_TRACE_IOC_QUERY	_IOWR(POSIX_TRACE_IOC_MAGIC, 0x00, struct posix_trace_query)
+#define POSIX_TRACE_IOC_CREATE	_IOWR(POSIX_TRACE_IOC_MAGIC, 0x01, struct posix_trace_create)
+#define POSIX_TRACE_IOC_START	_IOW(POSIX_TRACE_IOC_MAGIC, 0x02, struct posix_trace_ctl)
+#define POSIX_TRACE_IOC_STOP	_IOW(POSIX_TRACE_IOC_MAGIC, 0x03, struct posix_trace_ctl)
+#define POSIX_TRACE_IOC_CLEAR	_IOW(POSIX_TRACE_IOC_MAGIC, 0x04, struct posix_trace_ctl)
+#define POSIX_TRACE_IOC_SHUTDOWN _IOW(POSIX_TRACE_IOC_MAGIC, 0x05, struct posix_trace_ctl)
+#define POSIX_TRACE_IOC_STATUS	_IOWR(POSIX_TRACE_IOC_MAGIC, 0x06, struct posix_trace_status)
+#define POSIX_TRACE_IOC_WAIT	_IOW(POSIX_TRACE_IOC_MAGIC, 0x07, struct posix_trace_wait)
+#define POSIX_TRACE_IOC_EVENT	_IOW(POSIX_TRACE_IOC_MAGIC, 0x08, struct posix_trace_event_req)
+#define POSIX_TRACE_IOC_EVENTID_OPEN _IOWR(POSIX_TRACE_IOC_MAGIC, 0x09, struct posix_trace_eventid)
+#define POSIX_TRACE_IOC_EVENTID_NAME _IOW(POSIX_TRACE_IOC_MAGIC, 0x0a, struct posix_trace_eventid)
+#define POSIX_TRACE_IOC_EVENTTYPES _IOWR(POSIX_TRACE_IOC_MAGIC, 0x0b, struct posix_trace_eventtypes)
+
+#endif /* _UAPI_LINUX_POSIX_TRACE_H */

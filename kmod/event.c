@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * POSIX_TRACE_IOC_EVENT: posix_trace_event() of a traced process whose
+ * writes cannot go straight into a mapped lane.
+ */
+#include <linux/sched/signal.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "pt.h"
+
+#define PT_STACK_DATA	256
+
+/* Largest max-data-size among the streams tracing @proc. */
+static u64 pt_proc_max_data(struct pt_proc *proc, bool *restart)
+{
+	struct pt_attach *a;
+	u64 max = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
+		int state = atomic_read(&a->stream->state);
+
+		if (state == PT_AUTOSTOPPED)
+			*restart = true;
+		if (state == PT_RUNNING || state == PT_AUTOSTOPPED)
+			max = max(max, a->stream->max_data);
+	}
+	rcu_read_unlock();
+	return max;
+}
+
+/* UNTIL_FULL streams restart once empty, before the next event they would
+ * record (spec 4.3.2); the event path is where "next event" is seen. */
+static void pt_proc_restart(struct pt_proc *proc)
+{
+	struct pt_attach *a;
+
+	mutex_lock(&pt_ctl_lock);
+	list_for_each_entry(a, &proc->streams, proc_node)
+		pt_stream_try_restart(a->stream);
+	mutex_unlock(&pt_ctl_lock);
+}
+
+/* @want_len bytes were passed, @have_len of them copied: enough for every
+ * stream seen by pt_proc_max_data(); a stream attached since gets no more
+ * than that. */
+static void pt_proc_record(struct pt_proc *proc, struct pt_event *ev,
+			   u64 want_len, u64 have_len)
+{
+	struct pt_attach *a;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
+		struct pt_stream *s = a->stream;
+
+		ev->data_len = min3(want_len, s->max_data, have_len);
+		ev->truncated = want_len > s->max_data;
+		pt_record(s, ev);
+	}
+	rcu_read_unlock();
+}
+
+static void pt_proc_record_error(struct pt_proc *proc, int err)
+{
+	struct pt_event ev = {
+		.id = POSIX_TRACE_ID_ERROR,
+		.data = &err,
+		.data_len = sizeof(err),
+		.from_task = true,
+	};
+	struct pt_attach *a;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(a, &proc->streams, proc_node)
+		pt_record(a->stream, &ev);
+	rcu_read_unlock();
+}
+
+int pt_event_from_user(const struct posix_trace_event_req *req)
+{
+	struct pt_event ev = {
+		.id = req->event_id,
+		.thread = req->thread,
+		.address = req->address,
+		.from_task = true,
+	};
+	u8 stack_buf[PT_STACK_DATA];
+	bool restart = false;
+	struct pt_proc *proc;
+	void *buf = stack_buf;
+	u64 len;
+	int ret = 0;
+
+	proc = pt_proc_find(task_tgid(current));
+	if (!proc)
+		return 0;
+	/* Ids the process never opened, and system ids, are not recordable. */
+	if (!pt_map_valid_id(proc->map, req->event_id))
+		goto out;
+	len = pt_proc_max_data(proc, &restart);
+	if (restart)
+		pt_proc_restart(proc);
+	len = req->data_ptr ? min(req->data_len, len) : 0;
+	if (len > sizeof(stack_buf)) {
+		buf = kvmalloc(len, GFP_KERNEL);
+		if (!buf) {
+			pt_proc_record_error(proc, ENOMEM);
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	if (copy_from_user(buf, u64_to_user_ptr(req->data_ptr), len)) {
+		pt_proc_record_error(proc, EFAULT);
+		ret = -EFAULT;
+		goto out_free;
+	}
+	ev.data = buf;
+	pt_proc_record(proc, &ev, req->data_ptr ? req->data_len : 0, len);
+out_free:
+	if (buf != stack_buf)
+		kvfree(buf);
+out:
+	pt_proc_put(proc);
+	return ret;
+}

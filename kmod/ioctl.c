@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl entry points.  Each command has one validator that runs, in this
+ * order: size bounds, copy_struct_from_user(), unknown flags, reserved
+ * fields zero, then semantic checks.
+ */
+#include <linux/sched/signal.h>
+#include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "pt.h"
+
+/* Smallest published size of each argument (ABI version 1). */
+#define PT_ARG_MIN(type)	offsetofend(type, reserved)
+
+static int pt_copy_arg(void *dst, size_t dst_size, size_t min_size,
+		       void __user *uarg)
+{
+	u32 usize;
+
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	if (usize < min_size || usize > PAGE_SIZE)
+		return -EINVAL;
+	return copy_struct_from_user(dst, dst_size, uarg, usize);
+}
+
+static bool pt_zero(const u64 *words, size_t n)
+{
+	while (n--) {
+		if (words[n])
+			return false;
+	}
+	return true;
+}
+
+#define PT_RESERVED_ZERO(arg)	pt_zero((arg)->reserved, ARRAY_SIZE((arg)->reserved))
+
+static int pt_copy_out(void __user *uarg, const void *src, size_t size)
+{
+	return copy_to_user(uarg, src, size) ? -EFAULT : 0;
+}
+
+static int pt_ioc_query(void __user *uarg)
+{
+	struct posix_trace_query q;
+	int ret = pt_copy_arg(&q, sizeof(q), PT_ARG_MIN(struct posix_trace_query), uarg);
+
+	if (ret)
+		return ret;
+	if (q.abi_version || q.features || q.sys_max || q.nr_lanes ||
+	    q.max_stream_size || q.clock_res_ns || !PT_RESERVED_ZERO(&q))
+		return -EINVAL;
+	memset(&q, 0, sizeof(q));
+	q.size = sizeof(q);
+	q.abi_version = POSIX_TRACE_ABI_VERSION;
+	q.features = POSIX_TRACE_FEAT_TRACE | POSIX_TRACE_FEAT_PROC_PAGE |
+		     POSIX_TRACE_FEAT_MMAP_READ;
+	q.sys_max = pt_max_streams;
+	q.nr_lanes = nr_cpu_ids;
+	q.max_stream_size = pt_max_stream_size;
+	q.clock_res_ns = hrtimer_resolution;
+	return pt_copy_out(uarg, &q, sizeof(q));
+}
+
+static int pt_ioc_create(void __user *uarg)
+{
+	struct posix_trace_create c;
+	struct pid *target;
+	int ret = pt_copy_arg(&c, sizeof(c), PT_ARG_MIN(struct posix_trace_create), uarg);
+
+	if (ret)
+		return ret;
+	if (c.flags)
+		return -EINVAL;
+	if (c.trid || c.creation_realtime || c.creation_monotonic ||
+	    c.ro_offset || c.ro_size || c.cons_offset || c.cons_size ||
+	    c.cons_stride || !PT_RESERVED_ZERO(&c))
+		return -EINVAL;
+	ret = pt_may_trace((pid_t)c.pid, &target);
+	if (ret)
+		return ret;
+	ret = pt_stream_create(&c, target);
+	put_pid(target);
+	if (ret)
+		return ret;
+	ret = pt_copy_out(uarg, &c, sizeof(c));
+	if (ret) {
+		struct pt_stream *s = pt_stream_lookup(c.trid);
+
+		if (s) {
+			pt_stream_shutdown(s, NULL);
+			pt_stream_put(s);
+		}
+	}
+	return ret;
+}
+
+/* start, stop, clear and shutdown share one argument type. */
+static int pt_ioc_ctl(unsigned int cmd, void __user *uarg)
+{
+	struct posix_trace_ctl c;
+	struct pt_stream *s;
+	int ret = pt_copy_arg(&c, sizeof(c), PT_ARG_MIN(struct posix_trace_ctl), uarg);
+
+	if (ret)
+		return ret;
+	if (!PT_RESERVED_ZERO(&c))
+		return -EINVAL;
+	s = pt_stream_lookup(c.trid);
+	if (!s)
+		return -EINVAL;
+	switch (cmd) {
+	case POSIX_TRACE_IOC_START:
+		ret = pt_stream_start(s, &c);
+		break;
+	case POSIX_TRACE_IOC_STOP:
+		ret = pt_stream_stop(s, &c);
+		break;
+	case POSIX_TRACE_IOC_CLEAR:
+		ret = pt_stream_clear(s);
+		break;
+	default:
+		pt_stream_shutdown(s, &c);
+		break;
+	}
+	pt_stream_put(s);
+	return ret;
+}
+
+static int pt_ioc_status(void __user *uarg)
+{
+	struct posix_trace_status st;
+	struct pt_stream *s;
+	int ret = pt_copy_arg(&st, sizeof(st), PT_ARG_MIN(struct posix_trace_status), uarg);
+
+	if (ret)
+		return ret;
+	if (st.running || st.full || st.overrun || st.reserved0 ||
+	    !PT_RESERVED_ZERO(&st))
+		return -EINVAL;
+	s = pt_stream_lookup(st.trid);
+	if (!s)
+		return -EINVAL;
+	pt_stream_status(s, &st);
+	pt_stream_put(s);
+	return pt_copy_out(uarg, &st, sizeof(st));
+}
+
+static int pt_ioc_wait(void __user *uarg)
+{
+	struct posix_trace_wait w;
+	struct pt_stream *s;
+	int ret = pt_copy_arg(&w, sizeof(w), PT_ARG_MIN(struct posix_trace_wait), uarg);
+
+	if (ret)
+		return ret;
+	if (w.flags & ~POSIX_TRACE_WAIT_TIMEOUT)
+		return -EINVAL;
+	if (w.reserved0 || !PT_RESERVED_ZERO(&w))
+		return -EINVAL;
+	s = pt_stream_lookup(w.trid);
+	if (!s)
+		return -EINVAL;
+	ret = pt_stream_wait(s, w.flags & POSIX_TRACE_WAIT_TIMEOUT, w.abstime);
+	pt_stream_put(s);
+	return ret;
+}
+
+static int pt_ioc_event(void __user *uarg)
+{
+	struct posix_trace_event_req req;
+	int ret = pt_copy_arg(&req, sizeof(req), PT_ARG_MIN(struct posix_trace_event_req), uarg);
+
+	if (ret)
+		return ret;
+	if (!PT_RESERVED_ZERO(&req))
+		return -EINVAL;
+	return pt_event_from_user(&req);
+}
+
+/* The mapping an eventid request works on: the caller's own (trid 0) or
+ * that of a stream it controls. */
+static struct pt_map *pt_eventid_map(u32 trid, bool create)
+{
+	struct pt_map *map = NULL;
+
+	if (trid) {
+		struct pt_stream *s = pt_stream_lookup(trid);
+
+		if (s) {
+			map = s->map;
+			kref_get(&map->ref);
+			pt_stream_put(s);
+		}
+	} else {
+		struct pt_proc *proc = create ?
+			pt_proc_get_or_create(task_tgid(current)) :
+			pt_proc_find(task_tgid(current));
+
+		if (proc) {
+			map = proc->map;
+			kref_get(&map->ref);
+			pt_proc_put(proc);
+		}
+	}
+	return map;
+}
+
+static int pt_ioc_eventid_open(void __user *uarg)
+{
+	struct posix_trace_eventid e;
+	struct pt_map *map;
+	char *name;
+	int ret = pt_copy_arg(&e, sizeof(e), PT_ARG_MIN(struct posix_trace_eventid), uarg);
+
+	if (ret)
+		return ret;
+	if (e.event_id || !PT_RESERVED_ZERO(&e))
+		return -EINVAL;
+	if (e.name_len > POSIX_TRACE_EVENT_NAME_MAX)
+		return -ENAMETOOLONG;
+	name = memdup_user_nul(u64_to_user_ptr(e.name_ptr), e.name_len);
+	if (IS_ERR(name))
+		return PTR_ERR(name);
+	ret = -EINVAL;
+	if (strlen(name) != e.name_len)
+		goto out;
+	ret = -ENOMEM;
+	map = pt_eventid_map(e.trid, true);
+	if (!map) {
+		ret = e.trid ? -EINVAL : -ENOMEM;
+		goto out;
+	}
+	ret = pt_map_open(map, name, &e.event_id);
+	pt_map_put(map);
+	if (!ret)
+		ret = pt_copy_out(uarg, &e, sizeof(e));
+out:
+	kfree(name);
+	return ret;
+}
+
+static int pt_ioc_eventid_name(void __user *uarg)
+{
+	char name[POSIX_TRACE_EVENT_NAME_MAX + 1];
+	struct posix_trace_eventid e;
+	struct pt_map *map;
+	int ret = pt_copy_arg(&e, sizeof(e), PT_ARG_MIN(struct posix_trace_eventid), uarg);
+
+	if (ret)
+		return ret;
+	if (!e.trid || !PT_RESERVED_ZERO(&e))
+		return -EINVAL;
+	map = pt_eventid_map(e.trid, false);
+	if (!map)
+		return -EINVAL;
+	ret = pt_map_name(map, e.event_id, name, sizeof(name));
+	pt_map_put(map);
+	if (ret)
+		return ret;
+	if (strlen(name) >= e.name_len)
+		return -ERANGE;
+	return pt_copy_out(u64_to_user_ptr(e.name_ptr), name, strlen(name) + 1);
+}
+
+static int pt_ioc_eventtypes(void __user *uarg)
+{
+	struct posix_trace_eventtypes t;
+	struct pt_map *map;
+	int ret = pt_copy_arg(&t, sizeof(t), PT_ARG_MIN(struct posix_trace_eventtypes), uarg);
+
+	if (ret)
+		return ret;
+	if (t.nr_user || t.reserved0 || !PT_RESERVED_ZERO(&t))
+		return -EINVAL;
+	map = pt_eventid_map(t.trid, false);
+	if (!t.trid || !map) {
+		pt_map_put(map);
+		return -EINVAL;
+	}
+	t.nr_user = smp_load_acquire(&map->count);
+	pt_map_put(map);
+	return pt_copy_out(uarg, &t, sizeof(t));
+}
+
+long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case POSIX_TRACE_IOC_QUERY:
+		return pt_ioc_query(uarg);
+	case POSIX_TRACE_IOC_CREATE:
+		return pt_ioc_create(uarg);
+	case POSIX_TRACE_IOC_START:
+	case POSIX_TRACE_IOC_STOP:
+	case POSIX_TRACE_IOC_CLEAR:
+	case POSIX_TRACE_IOC_SHUTDOWN:
+		return pt_ioc_ctl(cmd, uarg);
+	case POSIX_TRACE_IOC_STATUS:
+		return pt_ioc_status(uarg);
+	case POSIX_TRACE_IOC_WAIT:
+		return pt_ioc_wait(uarg);
+	case POSIX_TRACE_IOC_EVENT:
+		return pt_ioc_event(uarg);
+	case POSIX_TRACE_IOC_EVENTID_OPEN:
+		return pt_ioc_eventid_open(uarg);
+	case POSIX_TRACE_IOC_EVENTID_NAME:
+		return pt_ioc_eventid_name(uarg);
+	case POSIX_TRACE_IOC_EVENTTYPES:
+		return pt_ioc_eventtypes(uarg);
+	default:
+		return -ENOTTY;
+	}
+}

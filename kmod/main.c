@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * posix_trace.ko: the kernel half of the POSIX Tracing option.
+ * /dev/posix_trace is world-accessible; every permission decision is made
+ * per call by pt_may_trace() (priv.c) and by the owner check of
+ * pt_stream_lookup() (stream.c).
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include "pt.h"
+
+DEFINE_MUTEX(pt_ctl_lock);
+struct workqueue_struct *pt_wq;
+
+unsigned int pt_max_streams = 256;
+static int pt_set_max_streams(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v < 8)	/* _POSIX_TRACE_SYS_MAX */
+		return -EINVAL;
+	return param_set_uint(val, kp);
+}
+
+static const struct kernel_param_ops pt_max_streams_ops = {
+	.set = pt_set_max_streams,
+	.get = param_get_uint,
+};
+module_param_cb(max_streams, &pt_max_streams_ops, &pt_max_streams, 0444);
+MODULE_PARM_DESC(max_streams, "TRACE_SYS_MAX: streams in the system (>= 8)");
+
+unsigned long pt_max_stream_size = 64UL << 20;
+module_param_named(max_stream_size, pt_max_stream_size, ulong, 0444);
+MODULE_PARM_DESC(max_stream_size, "largest stream-min-size in bytes (per lane)");
+
+static const struct file_operations pt_fops = {
+	.owner = THIS_MODULE,
+	.unlocked_ioctl = pt_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = pt_mmap,
+};
+
+static struct miscdevice pt_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "posix_trace",
+	.fops = &pt_fops,
+	.mode = 0666,
+};
+
+static int __init pt_init(void)
+{
+	int ret;
+
+	if (pt_max_stream_size < PT_MAX_SYS_EVENT)
+		return -EINVAL;
+	ret = pt_priv_init();
+	if (ret)
+		return ret;
+	pt_wq = alloc_workqueue("posix_trace", WQ_UNBOUND, 0);
+	if (!pt_wq)
+		return -ENOMEM;
+	ret = pt_hooks_init();
+	if (ret)
+		goto err_hooks;
+	ret = misc_register(&pt_miscdev);
+	if (ret)
+		goto err_misc;
+	return 0;
+
+err_misc:
+	pt_hooks_exit();
+err_hooks:
+	destroy_workqueue(pt_wq);
+	return ret;
+}
+
+/* No stream and no open file remain (each holds a module reference). */
+static void __exit pt_exit(void)
+{
+	misc_deregister(&pt_miscdev);
+	pt_hooks_exit();
+	flush_workqueue(pt_wq);
+	pt_proc_cleanup_all();
+	rcu_barrier();		/* call_rcu() callbacks may queue rcu_work */
+	destroy_workqueue(pt_wq);
+}
+
+module_init(pt_init);
+module_exit(pt_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("POSIX Tracing option (IEEE Std 1003.1 <trace.h>)");
+MODULE_ALIAS_MISCDEV(MISC_DYNAMIC_MINOR);

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap of the device: the caller's status page (offset 0) and, for a
+ * stream the caller controls, its read-only lanes and its consumer page.
+ * Offsets and lengths come from the kernel and must match exactly.
+ */
+#include <linux/sched/signal.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include "compat.h"
+#include "pt.h"
+
+enum pt_region { PT_REGION_PROC, PT_REGION_RO, PT_REGION_CONS };
+
+/* Read-only mappings may never become writable through mprotect(). */
+static int pt_vma_readonly(struct vm_area_struct *vma)
+{
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	pt_vm_flags_clear(vma, VM_MAYWRITE);
+	return 0;
+}
+
+static int pt_mmap_proc(struct vm_area_struct *vma)
+{
+	struct pt_proc *proc;
+	int ret;
+
+	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	ret = pt_vma_readonly(vma);
+	if (ret)
+		return ret;
+	proc = pt_proc_get_or_create(task_tgid(current));
+	if (!proc)
+		return -ENOMEM;
+	pt_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	ret = vm_insert_page(vma, vma->vm_start, virt_to_page(proc->page));
+	pt_proc_put(proc);
+	return ret;
+}
+
+static int pt_mmap_stream(struct vm_area_struct *vma, u32 trid,
+			  enum pt_region region)
+{
+	size_t len = vma->vm_end - vma->vm_start;
+	struct pt_stream *s = pt_stream_lookup(trid);
+	void *mem;
+	int ret;
+
+	if (!s)
+		return -EINVAL;
+	ret = -EINVAL;
+	mem = region == PT_REGION_RO ? s->ro : s->cons;
+	if (len != (region == PT_REGION_RO ? s->ro_size : s->cons_size))
+		goto out;
+	if (region == PT_REGION_RO) {
+		ret = pt_vma_readonly(vma);
+		if (ret)
+			goto out;
+	} else if (!(vma->vm_flags & VM_SHARED)) {
+		goto out;	/* the kernel must see the reader's writes */
+	}
+	/* A fork()ed child does not control the stream (MODEL-42). */
+	pt_vm_flags_set(vma, VM_DONTCOPY);
+	ret = remap_vmalloc_range(vma, mem, 0);
+out:
+	pt_stream_put(s);
+	return ret;
+}
+
+int pt_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	unsigned long pgoff = vma->vm_pgoff;
+
+	if (pgoff == 0)
+		return pt_mmap_proc(vma);
+	switch (pgoff & 3) {
+	case PT_REGION_RO:
+		return pt_mmap_stream(vma, pgoff >> 2, PT_REGION_RO);
+	case PT_REGION_CONS:
+		return pt_mmap_stream(vma, pgoff >> 2, PT_REGION_CONS);
+	default:
+		return -EINVAL;
+	}
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "May the caller trace process nr?" - the one privilege check of the
+ * module (spec 4.12, 5.16).
+ *
+ * The answer must be exactly ptrace attach's, LSMs (Yama) included, so we
+ * ask the kernel's own ptrace_may_access() with
+ * PTRACE_MODE_ATTACH_REALCREDS.  Distribution kernels do not export it to
+ * modules; its address is resolved once at load time by registering a
+ * kprobe on the symbol and reading the address the kprobe resolved (the
+ * technique lttng-modules uses for kallsyms_lookup_name()).  Loading fails
+ * if the symbol cannot be resolved: a weaker check is not acceptable.
+ */
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include "pt.h"
+
+static bool (*pt_ptrace_may_access)(struct task_struct *task, unsigned int mode);
+
+/* With kernel IBT, an indirect call must land on an ENDBR64; objtool
+ * seals the ENDBR of functions whose address is never taken. */
+static bool pt_callable(const void *addr)
+{
+	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT))
+		return true;
+	return !memcmp(addr, endbr64, sizeof(endbr64));
+}
+
+int pt_priv_init(void)
+{
+	struct kprobe kp = { .symbol_name = "ptrace_may_access" };
+	void *addr;
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_err("posix_trace: cannot resolve ptrace_may_access: %d\n", ret);
+		return ret;
+	}
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	if (!addr || !pt_callable(addr)) {
+		pr_err("posix_trace: ptrace_may_access is not callable\n");
+		return -ENOENT;
+	}
+	pt_ptrace_may_access = addr;
+	return 0;
+}
+
+/* The whole thread group is on its way out (a zombie leader whose other
+ * threads still run is not). */
+static bool pt_group_exiting(struct task_struct *task)
+{
+	if (task->signal->flags & SIGNAL_GROUP_EXIT)
+		return true;
+	return (task->exit_state || (task->flags & PF_EXITING)) &&
+	       thread_group_empty(task);
+}
+
+/*
+ * Resolve @nr in the caller's pid namespace (0 = the caller) and check the
+ * caller may trace it.  On success *@tgid holds a reference to the
+ * thread group's pid.  -ESRCH: no such process, a thread id, or exiting;
+ * -EPERM: not allowed.
+ */
+int pt_may_trace(pid_t nr, struct pid **tgid)
+{
+	struct task_struct *task;
+	struct pid *pid;
+	int ret = 0;
+
+	if (nr == 0) {
+		*tgid = get_pid(task_tgid(current));
+		return 0;
+	}
+	if (nr < 0)
+		return -ESRCH;
+	rcu_read_lock();
+	pid = find_vpid(nr);
+	task = pid ? pid_task(pid, PIDTYPE_TGID) : NULL;
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	if (!task)
+		return -ESRCH;
+	if (pt_group_exiting(task))
+		ret = -ESRCH;
+	else if (same_thread_group(task, current))
+		ret = 0;
+	else if (task->flags & PF_KTHREAD)
+		ret = -EPERM;
+	else if (!pt_ptrace_may_access(task, PTRACE_MODE_ATTACH_REALCREDS))
+		ret = -EPERM;
+	if (!ret)
+		*tgid = get_pid(task_tgid(task));
+	put_task_struct(task);
+	return ret;
+}

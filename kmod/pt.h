@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * posix_trace.ko internals.
+ *
+ * Lock order (outermost first):
+ *   pt_ctl_lock (mutex)  ->  pt_map.lock (mutex)
+ *   pt_ctl_lock          ->  pt_lane.lock (spinlock)  ->  pt_proc_hash_lock
+ * The event path takes no mutex: it finds the traced process's streams
+ * under RCU and writes under one lane spinlock.
+ */
+#ifndef PT_H
+#define PT_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/pid.h>
+#include <uapi/linux/posix_trace.h>
+
+#define PT_LANE_RESERVE		2048	/* room for control events */
+#define PT_LANE_STRIDE		64	/* one cache line per descriptor */
+#define PT_CONS_STRIDE		64
+#define PT_MAX_SYS_EVENT \
+	ALIGN(sizeof(struct posix_trace_record) + \
+	      2 * sizeof(struct posix_trace_event_set), 8)
+
+extern struct mutex pt_ctl_lock;
+extern struct workqueue_struct *pt_wq;
+extern unsigned int pt_max_streams;
+extern unsigned long pt_max_stream_size;
+
+/*
+ * struct pt_map - event name <-> id mapping of one or more processes.
+ * Lifetime: kref; held by every pt_proc using it and every stream tracing
+ * such a process.  Names are only ever appended, so an id keeps its name
+ * for the life of the map.  @count is published with release semantics
+ * after @names[@count] is set, so the event path may read it without
+ * @lock.
+ */
+struct pt_map {
+	struct kref ref;
+	struct mutex lock;
+	unsigned int count;	/* ids in use, the unnamed one included */
+	char *names[POSIX_TRACE_USER_EVENT_MAX];
+};
+
+struct pt_map *pt_map_new(void);
+void pt_map_put(struct pt_map *map);
+int pt_map_open(struct pt_map *map, const char *name, u32 *id);
+int pt_map_name(struct pt_map *map, u32 id, char *buf, size_t size);
+bool pt_map_valid_id(struct pt_map *map, u32 id);
+
+/*
+ * struct pt_proc - what the module knows about one thread group.
+ * Lifetime: kref.  The hash table holds one reference until the group
+ * exits (pt_proc_exit()); each pt_attach, each stream owned by the group
+ * and each queued work item hold one more.  Freed after an RCU grace
+ * period because the event path looks it up under RCU.
+ * @streams is an RCU list of pt_attach, modified under pt_ctl_lock.
+ */
+struct pt_proc {
+	struct kref ref;
+	struct hlist_node hnode;
+	struct pid *tgid;
+	struct pt_map *map;
+	struct list_head streams;
+	struct posix_trace_proc_page *page;
+	struct work_struct exit_work;
+	struct work_struct exec_work;
+	struct rcu_head rcu;
+};
+
+struct pt_proc *pt_proc_find(struct pid *tgid);
+struct pt_proc *pt_proc_get_or_create(struct pid *tgid);
+void pt_proc_put(struct pt_proc *proc);
+void pt_proc_update_active(struct pt_proc *proc);
+void pt_proc_cleanup_all(void);
+void pt_proc_queue(struct pid *tgid, bool exiting);
+
+/* Writers of one lane serialise on @lock; the kernel keeps its own copy of
+ * every position and never reads one back from shared memory except the
+ * reader's tail, which it clamps. */
+struct pt_lane {
+	spinlock_t lock;
+	struct posix_trace_lane *desc;
+	struct posix_trace_consumer *cons;
+	u8 *ring;
+	u64 size;
+	u64 head;
+	u64 oldest;
+	u64 seq;
+};
+
+enum pt_state {
+	PT_SUSPENDED,		/* created or stopped by posix_trace_stop() */
+	PT_RUNNING,
+	PT_AUTOSTOPPED,		/* UNTIL_FULL ran out of space; restarts */
+	PT_SUSPENDED_FULL,	/* stopped while auto-stopped; no restart */
+	PT_DEAD,		/* shut down */
+};
+
+/*
+ * struct pt_stream - one trace stream.
+ * Lifetime: kref.  The trid table holds the initial reference until
+ * shutdown; every pt_attach and every ioctl in progress hold one more.
+ * The buffers are vmalloc_user() memory mapped into the controller with
+ * vm_insert_page() semantics, so pages outlive the stream while mapped.
+ * Freed from pt_wq after an RCU grace period (the event path and the
+ * trid lookup use RCU).
+ * @state changes under pt_ctl_lock, except RUNNING -> AUTOSTOPPED, which
+ * the event path does with cmpxchg under a lane lock.
+ * @targets is the list of pt_attach, under pt_ctl_lock.
+ */
+struct pt_stream {
+	struct kref ref;
+	u32 trid;
+	atomic_t state;
+	atomic_t overrun;
+	u32 policy;
+	u32 inherit;
+	u64 capacity;		/* user record bytes per lane */
+	u64 max_data;
+	u64 created_real;
+	u64 created_mono;
+	struct pid *owner;	/* tgid of the controller */
+	struct pid_namespace *pidns;
+	struct pt_map *map;
+	struct list_head targets;
+	wait_queue_head_t wq;
+	void *ro;
+	size_t ro_size;
+	void *cons;
+	size_t cons_size;
+	struct rcu_work free_work;
+	char name[POSIX_TRACE_NAME_MAX];
+	unsigned int nr_lanes;
+	struct pt_lane lanes[];
+};
+
+/*
+ * struct pt_attach - "stream traces process".  On proc->streams (RCU) and
+ * stream->targets; both links change under pt_ctl_lock.  Holds a reference
+ * on each side, dropped after an RCU grace period.
+ */
+struct pt_attach {
+	struct list_head proc_node;
+	struct list_head stream_node;
+	struct pt_proc *proc;
+	struct pt_stream *stream;
+	struct rcu_head rcu;
+};
+
+/* stream.c */
+struct pt_stream *pt_stream_lookup(u32 trid);
+void pt_stream_put(struct pt_stream *s);
+int pt_stream_create(struct posix_trace_create *args, struct pid *target);
+int pt_stream_start(struct pt_stream *s, const struct posix_trace_ctl *c);
+int pt_stream_stop(struct pt_stream *s, const struct posix_trace_ctl *c);
+int pt_stream_clear(struct pt_stream *s);
+void pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c);
+void pt_stream_try_restart(struct pt_stream *s);
+void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st);
+int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime);
+void pt_shutdown_owned_by(struct pid *tgid);
+void pt_detach_proc(struct pt_proc *proc);
+
+/* record.c */
+struct pt_event {
+	u32 id;
+	u32 flags;
+	u64 thread;
+	u64 address;
+	const void *data;
+	u32 data_len;
+	bool truncated;
+	bool control;		/* may use the lane reserve */
+	bool from_task;		/* pid/tid of current, else 0 */
+};
+void pt_record(struct pt_stream *s, const struct pt_event *ev);
+bool pt_stream_empty(struct pt_stream *s);
+bool pt_stream_has_data(struct pt_stream *s);
+bool pt_stream_loop_full(struct pt_stream *s);
+void pt_lanes_reset(struct pt_stream *s);
+int pt_event_from_user(const struct posix_trace_event_req *req);
+
+/* priv.c */
+int pt_priv_init(void);
+int pt_may_trace(pid_t nr, struct pid **tgid);
+
+/* hooks.c */
+int pt_hooks_init(void);
+void pt_hooks_exit(void);
+
+/* mmap.c */
+int pt_mmap(struct file *file, struct vm_area_struct *vma);
+long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+static inline u64 pt_ro_offset(u32 trid)
+{
+	return ((u64)trid << 2 | 1) << PAGE_SHIFT;
+}
+
+static inline u64 pt_cons_offset(u32 trid)
+{
+	return ((u64)trid << 2 | 2) << PAGE_SHIFT;
+}
+
+#endif /* PT_H */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing records into lanes.
+ *
+ * Ring protocol (the reader side is libtrace/read.c; see
+ * Documentation/design.md, "Ring buffer"):
+ *  - positions are byte counts that only grow; a record may wrap;
+ *  - before reusing bytes the writer raises desc->oldest past them and
+ *    issues smp_wmb(), so a reader that copied a record and then sees
+ *    oldest <= its position knows the copy is intact (reader: copy,
+ *    acquire fence, load oldest);
+ *  - a record becomes visible with smp_store_release(&desc->head), paired
+ *    with the reader's load-acquire of head.
+ *  - the reader publishes consumed positions in cons->tail; the kernel
+ *    clamps it to [oldest, head] and never trusts anything else it reads
+ *    from shared memory.
+ */
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include "pt.h"
+
+#define PT_REC_HDR	sizeof(struct posix_trace_record)
+
+static void pt_ring_write(struct pt_lane *l, u64 pos, const void *src, size_t len)
+{
+	u64 off = pos % l->size;
+	size_t first = min_t(u64, len, l->size - off);
+
+	memcpy(l->ring + off, src, first);
+	if (first < len)
+		memcpy(l->ring, (const u8 *)src + first, len - first);
+}
+
+static void pt_ring_zero(struct pt_lane *l, u64 pos, size_t len)
+{
+	u64 off = pos % l->size;
+	size_t first = min_t(u64, len, l->size - off);
+
+	memset(l->ring + off, 0, first);
+	if (first < len)
+		memset(l->ring, 0, len - first);
+}
+
+static void pt_ring_read(struct pt_lane *l, u64 pos, void *dst, size_t len)
+{
+	u64 off = pos % l->size;
+	size_t first = min_t(u64, len, l->size - off);
+
+	memcpy(dst, l->ring + off, first);
+	if (first < len)
+		memcpy((u8 *)dst + first, l->ring, len - first);
+}
+
+/* Size of the record at @pos.  Lanes are written only by the kernel, so a
+ * bad size is a kernel bug: warn and treat the rest of the lane as one
+ * record rather than loop. */
+static u32 pt_rec_size(struct pt_lane *l, u64 pos, struct posix_trace_record *rec)
+{
+	pt_ring_read(l, pos, rec, sizeof(*rec));
+	if (WARN_ON_ONCE(rec->size < PT_REC_HDR || rec->size > l->head - pos))
+		return l->head - pos;
+	return rec->size;
+}
+
+/* The reader's tail, clamped to what the kernel knows is sane. */
+static u64 pt_lane_tail(struct pt_lane *l)
+{
+	u64 tail = READ_ONCE(l->cons->tail);
+
+	return clamp(tail, l->oldest, l->head);
+}
+
+/* Forget records the reader has consumed: oldest only ever moves to a
+ * record boundary the kernel wrote itself. */
+static void pt_lane_reclaim(struct pt_lane *l)
+{
+	u64 tail = pt_lane_tail(l);
+	struct posix_trace_record rec;
+
+	while (l->oldest < tail) {
+		u32 size = pt_rec_size(l, l->oldest, &rec);
+
+		if (l->oldest + size > tail)
+			break;
+		l->oldest += size;
+	}
+	WRITE_ONCE(l->desc->oldest, l->oldest);
+}
+
+/* LOOP: drop the oldest record to make room.  Losing a record the reader
+ * has not consumed is an overrun; the first one lost at the reader's
+ * position is remembered so the reader can timestamp its OVERFLOW. */
+static void pt_lane_evict(struct pt_stream *s, struct pt_lane *l)
+{
+	struct posix_trace_record rec;
+	u32 size = pt_rec_size(l, l->oldest, &rec);
+
+	if (l->oldest == READ_ONCE(l->cons->tail)) {
+		WRITE_ONCE(l->desc->lost_timestamp, rec.timestamp);
+		smp_wmb();	/* lost_timestamp before lost_seq */
+		WRITE_ONCE(l->desc->lost_seq, rec.seq);
+	}
+	atomic_set(&s->overrun, 1);
+	l->oldest += size;
+	WRITE_ONCE(l->desc->oldest, l->oldest);
+}
+
+static void pt_fill_record(struct pt_stream *s, struct pt_lane *l,
+			   const struct pt_event *ev, u32 size,
+			   struct posix_trace_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->size = size;
+	rec->event_id = ev->id;
+	rec->data_len = ev->data_len;
+	rec->flags = ev->flags | (ev->truncated ? POSIX_TRACE_REC_TRUNCATED : 0);
+	rec->seq = l->seq;
+	rec->timestamp = ktime_get_ns();
+	rec->thread = ev->thread;
+	rec->address = ev->address;
+	if (ev->from_task) {
+		rec->pid = task_tgid_nr_ns(current, s->pidns);
+		rec->tid = task_pid_nr_ns(current, s->pidns);
+	}
+}
+
+static void pt_lane_append(struct pt_stream *s, struct pt_lane *l,
+			   const struct pt_event *ev, u32 size)
+{
+	struct posix_trace_record rec;
+
+	pt_fill_record(s, l, ev, size, &rec);
+	smp_wmb();	/* oldest (evictions) before the bytes they free */
+	pt_ring_write(l, l->head, &rec, sizeof(rec));
+	pt_ring_write(l, l->head + PT_REC_HDR, ev->data, ev->data_len);
+	pt_ring_zero(l, l->head + PT_REC_HDR + ev->data_len,
+		     size - PT_REC_HDR - ev->data_len);
+	l->seq++;
+	l->head += size;
+	smp_store_release(&l->desc->head, l->head);
+}
+
+static void pt_autostop(struct pt_stream *s, struct pt_lane *l)
+{
+	static const int auto_stop = 1;
+	struct pt_event stop = {
+		.id = POSIX_TRACE_ID_STOP,
+		.flags = POSIX_TRACE_REC_AUTO,
+		.data = &auto_stop,
+		.data_len = sizeof(auto_stop),
+		.control = true,
+	};
+
+	if (atomic_cmpxchg(&s->state, PT_RUNNING, PT_AUTOSTOPPED) == PT_RUNNING)
+		pt_lane_append(s, l, &stop, ALIGN(PT_REC_HDR + sizeof(auto_stop), 8));
+}
+
+/*
+ * Record @ev in the lane of the current CPU.  User events need a running
+ * stream and fit in the lane's capacity; control events (ev->control) may
+ * also use the reserve, so START/STOP never cause a loss.
+ */
+void pt_record(struct pt_stream *s, const struct pt_event *ev)
+{
+	u32 size = ALIGN(PT_REC_HDR + ev->data_len, 8);
+	struct pt_lane *l;
+	unsigned long flags;
+	u64 limit;
+
+	l = &s->lanes[raw_smp_processor_id() % s->nr_lanes];
+	limit = s->capacity + (ev->control ? PT_LANE_RESERVE : 0);
+	spin_lock_irqsave(&l->lock, flags);
+	if (!ev->control && atomic_read(&s->state) != PT_RUNNING)
+		goto out;
+	pt_lane_reclaim(l);
+	if (size > limit) {
+		atomic_set(&s->overrun, 1);
+		goto out;
+	}
+	while (l->head + size - l->oldest > limit) {
+		if (s->policy != POSIX_TRACE_POLICY_LOOP) {
+			atomic_set(&s->overrun, 1);
+			if (!ev->control)
+				pt_autostop(s, l);
+			goto out;
+		}
+		pt_lane_evict(s, l);
+	}
+	pt_lane_append(s, l, ev, size);
+out:
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (wq_has_sleeper(&s->wq))
+		wake_up_interruptible_all(&s->wq);
+}
+
+static bool pt_lane_has_data(struct pt_lane *l)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&l->lock, flags);
+	ret = pt_lane_tail(l) != l->head;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return ret;
+}
+
+bool pt_stream_has_data(struct pt_stream *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_lanes; i++) {
+		if (pt_lane_has_data(&s->lanes[i]))
+			return true;
+	}
+	return false;
+}
+
+bool pt_stream_empty(struct pt_stream *s)
+{
+	return !pt_stream_has_data(s);
+}
+
+/* LOOP streams are full while a lane could not take one more maximal user
+ * record without overwriting. */
+bool pt_stream_loop_full(struct pt_stream *s)
+{
+	u64 maxrec = ALIGN(PT_REC_HDR + s->max_data, 8);
+	unsigned long flags;
+	unsigned int i;
+	bool full = false;
+
+	for (i = 0; i < s->nr_lanes && !full; i++) {
+		struct pt_lane *l = &s->lanes[i];
+
+		spin_lock_irqsave(&l->lock, flags);
+		full = l->head - pt_lane_tail(l) + maxrec > s->capacity;
+		spin_unlock_irqrestore(&l->lock, flags);
+	}
+	return full;
+}
+
+/* posix_trace_clear(): drop every record.  Positions keep growing so a
+ * stale tail can never look valid; the reader resynchronises from oldest. */
+void pt_lanes_reset(struct pt_stream *s)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_lanes; i++) {
+		struct pt_lane *l = &s->lanes[i];
+
+		spin_lock_irqsave(&l->lock, flags);
+		l->oldest = l->head;
+		WRITE_ONCE(l->desc->oldest, l->oldest);
+		WRITE_ONCE(l->cons->tail, l->head);
+		spin_unlock_irqrestore(&l->lock, flags);
+	}
+}

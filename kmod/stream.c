@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trace streams: creation, control, status, waiting and shutdown.
+ */
+#include <linux/hrtimer.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/pid_namespace.h>
+#include <linux/rculist.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include "pt.h"
+
+static DEFINE_IDR(pt_streams);
+static atomic_t pt_nr_streams = ATOMIC_INIT(0);
+
+struct pt_stream *pt_stream_lookup(u32 trid)
+{
+	struct pt_stream *s;
+
+	rcu_read_lock();
+	s = idr_find(&pt_streams, trid);
+	if (s && !kref_get_unless_zero(&s->ref))
+		s = NULL;
+	rcu_read_unlock();
+	if (s && s->owner != task_tgid(current)) {
+		pt_stream_put(s);
+		s = NULL;
+	}
+	return s;
+}
+
+static void pt_stream_free_work(struct work_struct *work)
+{
+	struct pt_stream *s = container_of(to_rcu_work(work), struct pt_stream,
+					   free_work);
+
+	vfree(s->ro);
+	vfree(s->cons);
+	pt_map_put(s->map);
+	put_pid_ns(s->pidns);
+	put_pid(s->owner);
+	kfree(s);
+}
+
+static void pt_stream_release(struct kref *ref)
+{
+	struct pt_stream *s = container_of(ref, struct pt_stream, ref);
+
+	INIT_RCU_WORK(&s->free_work, pt_stream_free_work);
+	queue_rcu_work(pt_wq, &s->free_work);
+}
+
+void pt_stream_put(struct pt_stream *s)
+{
+	kref_put(&s->ref, pt_stream_release);
+}
+
+static int pt_stream_alloc_buffers(struct pt_stream *s)
+{
+	size_t hdr_size = PAGE_ALIGN(PT_LANE_STRIDE * (1 + s->nr_lanes));
+	size_t ring = PAGE_ALIGN(s->capacity + PT_LANE_RESERVE);
+	struct posix_trace_stream_header *hdr;
+	unsigned int i;
+
+	s->ro_size = hdr_size + ring * s->nr_lanes;
+	s->cons_size = PAGE_ALIGN(PT_CONS_STRIDE * s->nr_lanes);
+	s->ro = vmalloc_user(s->ro_size);
+	s->cons = vmalloc_user(s->cons_size);
+	if (!s->ro || !s->cons)
+		return -ENOMEM;
+	hdr = s->ro;
+	hdr->size = sizeof(*hdr);
+	hdr->nr_lanes = s->nr_lanes;
+	hdr->lane_offset = PT_LANE_STRIDE;
+	hdr->lane_stride = PT_LANE_STRIDE;
+	hdr->capacity = s->capacity;
+	for (i = 0; i < s->nr_lanes; i++) {
+		struct pt_lane *l = &s->lanes[i];
+
+		spin_lock_init(&l->lock);
+		l->desc = s->ro + PT_LANE_STRIDE * (1 + i);
+		l->cons = s->cons + PT_CONS_STRIDE * i;
+		l->ring = s->ro + hdr_size + ring * i;
+		l->size = ring;
+		l->desc->data_offset = hdr_size + ring * i;
+		l->desc->data_size = ring;
+		l->desc->lost_seq = U64_MAX;
+	}
+	return 0;
+}
+
+static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
+{
+	unsigned int nr_lanes = nr_cpu_ids;
+	struct pt_stream *s;
+
+	s = kzalloc(struct_size(s, lanes, nr_lanes), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return NULL;
+	kref_init(&s->ref);
+	atomic_set(&s->state, PT_SUSPENDED);
+	INIT_LIST_HEAD(&s->targets);
+	init_waitqueue_head(&s->wq);
+	s->nr_lanes = nr_lanes;
+	s->policy = args->stream_policy;
+	s->inherit = args->inherit;
+	s->capacity = ALIGN(args->stream_size, 8);
+	s->max_data = min_t(u64, args->max_data_size, POSIX_TRACE_MAX_DATA_MAX);
+	s->owner = get_pid(task_tgid(current));
+	s->pidns = get_pid_ns(task_active_pid_ns(current));
+	if (pt_stream_alloc_buffers(s)) {
+		vfree(s->ro);
+		vfree(s->cons);
+		put_pid_ns(s->pidns);
+		put_pid(s->owner);
+		kfree(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int pt_attach(struct pt_stream *s, struct pt_proc *proc)
+{
+	struct pt_attach *a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
+
+	lockdep_assert_held(&pt_ctl_lock);
+	if (!a)
+		return -ENOMEM;
+	kref_get(&s->ref);
+	kref_get(&proc->ref);
+	a->stream = s;
+	a->proc = proc;
+	list_add_tail(&a->stream_node, &s->targets);
+	list_add_tail_rcu(&a->proc_node, &proc->streams);
+	return 0;
+}
+
+static void pt_attach_free_rcu(struct rcu_head *rcu)
+{
+	struct pt_attach *a = container_of(rcu, struct pt_attach, rcu);
+
+	pt_stream_put(a->stream);
+	pt_proc_put(a->proc);
+	kfree(a);
+}
+
+static void pt_detach(struct pt_attach *a)
+{
+	lockdep_assert_held(&pt_ctl_lock);
+	list_del(&a->stream_node);
+	list_del_rcu(&a->proc_node);
+	pt_proc_update_active(a->proc);
+	call_rcu(&a->rcu, pt_attach_free_rcu);
+}
+
+static void pt_update_targets(struct pt_stream *s)
+{
+	struct pt_attach *a;
+
+	lockdep_assert_held(&pt_ctl_lock);
+	list_for_each_entry(a, &s->targets, stream_node)
+		pt_proc_update_active(a->proc);
+}
+
+static int pt_create_checks(const struct posix_trace_create *args)
+{
+	if (args->stream_policy != POSIX_TRACE_POLICY_LOOP &&
+	    args->stream_policy != POSIX_TRACE_POLICY_UNTIL_FULL)
+		return -EINVAL;
+	if (args->inherit != POSIX_TRACE_INHERIT_CLOSE &&
+	    args->inherit != POSIX_TRACE_INHERIT_INHERITED)
+		return -EINVAL;
+	if (args->stream_size < PT_MAX_SYS_EVENT ||
+	    args->stream_size > pt_max_stream_size)
+		return -EINVAL;
+	return 0;
+}
+
+/* Called with a reference on the target group's pid; consumes nothing. */
+int pt_stream_create(struct posix_trace_create *args, struct pid *target)
+{
+	struct pt_proc *proc, *owner;
+	struct pt_stream *s;
+	int ret;
+
+	ret = pt_create_checks(args);
+	if (ret)
+		return ret;
+	if (atomic_inc_return(&pt_nr_streams) > pt_max_streams) {
+		ret = -EAGAIN;
+		goto err_limit;
+	}
+	ret = -ENOMEM;
+	s = pt_stream_alloc(args);
+	if (!s)
+		goto err_limit;
+	if (args->name_ptr &&
+	    strncpy_from_user(s->name, u64_to_user_ptr(args->name_ptr),
+			      sizeof(s->name) - 1) < 0) {
+		ret = -EFAULT;
+		goto err_proc;
+	}
+	proc = pt_proc_get_or_create(target);
+	if (!proc)
+		goto err_proc;
+	owner = pt_proc_get_or_create(task_tgid(current));
+	if (!owner)
+		goto err_owner;
+	s->map = proc->map;
+	kref_get(&s->map->ref);
+
+	s->created_real = ktime_get_real_ns();
+	s->created_mono = ktime_get_ns();
+	ret = mutex_lock_interruptible(&pt_ctl_lock);
+	if (ret)
+		goto err_lock;
+	ret = idr_alloc_cyclic(&pt_streams, s, 1, 1 << 30, GFP_KERNEL);
+	if (ret < 0)
+		goto err_idr;
+	s->trid = ret;
+	ret = pt_attach(s, proc);
+	if (ret)
+		goto err_attach;
+	__module_get(THIS_MODULE);
+	mutex_unlock(&pt_ctl_lock);
+
+	args->trid = s->trid;
+	args->stream_size = s->capacity;
+	args->max_data_size = s->max_data;
+	args->creation_realtime = s->created_real;
+	args->creation_monotonic = s->created_mono;
+	args->ro_offset = pt_ro_offset(s->trid);
+	args->ro_size = s->ro_size;
+	args->cons_offset = pt_cons_offset(s->trid);
+	args->cons_size = s->cons_size;
+	args->cons_stride = PT_CONS_STRIDE;
+	pt_proc_put(owner);	/* the hash table keeps it until exit */
+	pt_proc_put(proc);
+	return 0;
+
+err_attach:
+	idr_remove(&pt_streams, s->trid);
+err_idr:
+	mutex_unlock(&pt_ctl_lock);
+err_lock:
+	pt_proc_put(owner);
+err_owner:
+	pt_proc_put(proc);
+err_proc:
+	pt_stream_put(s);
+err_limit:
+	atomic_dec(&pt_nr_streams);
+	return ret == -ERESTARTSYS ? -EINTR : ret;
+}
+
+static void pt_filter_event_set(struct posix_trace_event_set *set)
+{
+	memset(set, 0, sizeof(*set));
+	set->magic = POSIX_TRACE_EVSET_MAGIC;
+}
+
+static void pt_record_start(struct pt_stream *s, const struct posix_trace_ctl *c)
+{
+	struct posix_trace_event_set filter;
+	struct pt_event ev = {
+		.id = POSIX_TRACE_ID_START,
+		.data = &filter,
+		.data_len = sizeof(filter),
+		.control = true,
+	};
+
+	pt_filter_event_set(&filter);
+	if (c) {
+		ev.thread = c->thread;
+		ev.address = c->address;
+		ev.from_task = true;
+	} else {
+		ev.flags = POSIX_TRACE_REC_AUTO;
+	}
+	pt_record(s, &ev);
+}
+
+/* @c is NULL for the stop of an automatic shutdown (owner gone). */
+static void pt_record_stop(struct pt_stream *s, const struct posix_trace_ctl *c)
+{
+	static const int auto_stop;
+	struct pt_event ev = {
+		.id = POSIX_TRACE_ID_STOP,
+		.data = &auto_stop,
+		.data_len = sizeof(auto_stop),
+		.control = true,
+	};
+
+	if (c) {
+		ev.thread = c->thread;
+		ev.address = c->address;
+		ev.from_task = true;
+	}
+	pt_record(s, &ev);
+}
+
+/* START is recorded before the state flips, so no event of the new run
+ * can precede it (spec 5.8 for the full cases). */
+int pt_stream_start(struct pt_stream *s, const struct posix_trace_ctl *c)
+{
+	int ret = mutex_lock_interruptible(&pt_ctl_lock);
+
+	if (ret)
+		return -EINTR;
+	switch (atomic_read(&s->state)) {
+	case PT_SUSPENDED_FULL:
+		if (!pt_stream_empty(s))
+			break;
+		fallthrough;
+	case PT_SUSPENDED:
+		pt_record_start(s, c);
+		atomic_set(&s->state, PT_RUNNING);
+		pt_update_targets(s);
+		break;
+	default:	/* running, auto-stopped (restarts by itself), dead */
+		break;
+	}
+	mutex_unlock(&pt_ctl_lock);
+	return 0;
+}
+
+int pt_stream_stop(struct pt_stream *s, const struct posix_trace_ctl *c)
+{
+	int ret = mutex_lock_interruptible(&pt_ctl_lock);
+
+	if (ret)
+		return -EINTR;
+	switch (atomic_read(&s->state)) {
+	case PT_RUNNING:
+		atomic_set(&s->state, PT_SUSPENDED);
+		pt_record_stop(s, c);
+		pt_update_targets(s);
+		break;
+	case PT_AUTOSTOPPED:	/* cancels the automatic restart */
+		atomic_set(&s->state, PT_SUSPENDED_FULL);
+		pt_update_targets(s);
+		break;
+	default:
+		break;
+	}
+	mutex_unlock(&pt_ctl_lock);
+	return 0;
+}
+
+/* An auto-stopped UNTIL_FULL stream runs again once its reader emptied it;
+ * a START(auto) marks the restart for the reader (RULE-24). */
+void pt_stream_try_restart(struct pt_stream *s)
+{
+	lockdep_assert_held(&pt_ctl_lock);
+	if (atomic_read(&s->state) != PT_AUTOSTOPPED || !pt_stream_empty(s))
+		return;
+	pt_record_start(s, NULL);
+	atomic_set(&s->state, PT_RUNNING);
+	pt_update_targets(s);
+}
+
+int pt_stream_clear(struct pt_stream *s)
+{
+	mutex_lock(&pt_ctl_lock);
+	pt_lanes_reset(s);
+	atomic_set(&s->overrun, 0);
+	switch (atomic_read(&s->state)) {
+	case PT_AUTOSTOPPED:
+		pt_record_start(s, NULL);
+		atomic_set(&s->state, PT_RUNNING);
+		break;
+	case PT_SUSPENDED_FULL:
+		atomic_set(&s->state, PT_SUSPENDED);
+		break;
+	}
+	pt_update_targets(s);
+	mutex_unlock(&pt_ctl_lock);
+	return 0;
+}
+
+static void pt_stream_shutdown_locked(struct pt_stream *s,
+				      const struct posix_trace_ctl *c)
+{
+	struct pt_attach *a, *tmp;
+
+	lockdep_assert_held(&pt_ctl_lock);
+	if (atomic_read(&s->state) == PT_DEAD)
+		return;
+	if (atomic_read(&s->state) == PT_RUNNING) {
+		atomic_set(&s->state, PT_SUSPENDED);
+		pt_record_stop(s, c);
+	}
+	idr_remove(&pt_streams, s->trid);
+	atomic_set(&s->state, PT_DEAD);
+	list_for_each_entry_safe(a, tmp, &s->targets, stream_node)
+		pt_detach(a);
+	wake_up_interruptible_all(&s->wq);
+	atomic_dec(&pt_nr_streams);
+	module_put(THIS_MODULE);
+	pt_stream_put(s);	/* the trid table's reference */
+}
+
+/* posix_trace_shutdown(): the STOP of SHUT-1 is recorded first so a log
+ * (later) ends with it. */
+void pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c)
+{
+	mutex_lock(&pt_ctl_lock);
+	pt_stream_shutdown_locked(s, c);
+	mutex_unlock(&pt_ctl_lock);
+}
+
+void pt_shutdown_owned_by(struct pid *tgid)
+{
+	struct pt_stream *s;
+	int id;
+
+	mutex_lock(&pt_ctl_lock);
+	idr_for_each_entry(&pt_streams, s, id) {
+		if (s->owner == tgid)
+			pt_stream_shutdown_locked(s, NULL);
+	}
+	mutex_unlock(&pt_ctl_lock);
+}
+
+void pt_detach_proc(struct pt_proc *proc)
+{
+	struct pt_attach *a, *tmp;
+
+	mutex_lock(&pt_ctl_lock);
+	list_for_each_entry_safe(a, tmp, &proc->streams, proc_node)
+		pt_detach(a);
+	mutex_unlock(&pt_ctl_lock);
+}
+
+void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st)
+{
+	int state;
+
+	mutex_lock(&pt_ctl_lock);
+	pt_stream_try_restart(s);
+	state = atomic_read(&s->state);
+	st->running = state == PT_RUNNING;
+	if (s->policy == POSIX_TRACE_POLICY_LOOP)
+		st->full = pt_stream_loop_full(s);
+	else
+		st->full = state == PT_AUTOSTOPPED ||
+			   (state == PT_SUSPENDED_FULL && !pt_stream_empty(s));
+	st->overrun = atomic_xchg(&s->overrun, 0);
+	mutex_unlock(&pt_ctl_lock);
+}
+
+/*
+ * Sleep until a lane holds a record past the reader's tail.  The deadline
+ * is absolute CLOCK_REALTIME, so setting the clock moves it (TGETNEXT-3).
+ * Signals give -EINTR even with SA_RESTART (spec 5.27).
+ */
+int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
+{
+	ktime_t expires = ns_to_ktime(abstime);
+	DEFINE_WAIT(wait);
+	int ret;
+
+	for (;;) {
+		prepare_to_wait(&s->wq, &wait, TASK_INTERRUPTIBLE);
+		if (atomic_read(&s->state) == PT_DEAD) {
+			ret = -EINVAL;
+			break;
+		}
+		if (pt_stream_has_data(s)) {
+			ret = 0;
+			break;
+		}
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		if (!timed) {
+			schedule();
+			continue;
+		}
+		if (!schedule_hrtimeout_range_clock(&expires, 0, HRTIMER_MODE_ABS,
+						    CLOCK_REALTIME)) {
+			ret = pt_stream_has_data(s) ? 0 : -ETIMEDOUT;
+			break;
+		}
+	}
+	finish_wait(&s->wq, &wait);
+	return ret;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Declarations shared by the files of libposixtrace.  Nothing here is
+ * exported; the public interface is <trace.h>, the kernel one
+ * <linux/posix_trace.h>.
+ */
+#ifndef PT_INTERNAL_H
+#define PT_INTERNAL_H
+
+#include <stdint.h>
+#include <trace.h>
+#include <linux/posix_trace.h>
+
+#define PT_EXPORT __attribute__((visibility("default")))
+
+/* trace_attr_t */
+#define PT_ATTR_MAGIC			0x50544154u	/* "PTAT" */
+#define PT_ATTR_STREAM_POLICY_SET	0x1u		/* setstreamfullpolicy called */
+#define PT_GENVERSION			"posix-trace-1.0"
+#define PT_DEFAULT_STREAM_SIZE		(1024 * 1024)
+#define PT_DEFAULT_MAX_DATA_SIZE	256
+#define PT_DEFAULT_LOG_SIZE		(16 * 1024 * 1024)
+#define PT_MAX_STREAM_SIZE		((size_t)1 << 30)
+
+/* trace_event_set_t */
+#define PT_EVSET_MAGIC			0x50544553u	/* "PTES" */
+
+#define PT_RECORD_HDR_SIZE		sizeof(struct posix_trace_record)
+#define PT_ROUND8(x)			(((x) + 7) & ~(size_t)7)
+/* The FILTER event carries two sets and is the largest system event. */
+#define PT_MAX_SYSTEM_EVENT_SIZE \
+	PT_ROUND8(PT_RECORD_HDR_SIZE + 2 * sizeof(trace_event_set_t))
+
+/* attr.c: 0 if @attr is an initialized attributes object, else EINVAL. */
+int pt_attr_check(const trace_attr_t *attr);
+
+/* dev.c: the process's /dev/posix_trace descriptor (opened on first use,
+ * O_CLOEXEC), or -errno (-ENOSYS when the module is absent). */
+int pt_dev_fd(void);
+/* dev.c: ioctl on pt_dev_fd() preserving errno; returns 0 or an errno. */
+int pt_ioctl(unsigned long cmd, void *arg);
+/* dev.c: POSIX_TRACE_IOC_QUERY, cached; 0 or an errno. */
+int pt_query(struct posix_trace_query *q);
+
+#endif /* PT_INTERNAL_H */
