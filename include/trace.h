@@ -17,15 +17,18 @@
 #include <limits.h>
 #include <pthread.h>
 
-/* Options (spec 1.9, 5.1). */
+/*
+ * Options (spec 1.9, 5.1).  The sub-options are 0, "ask sysconf()", until
+ * the library implements them; sysconf() answers -1 for them meanwhile.
+ */
 #undef _POSIX_TRACE
 #undef _POSIX_TRACE_EVENT_FILTER
 #undef _POSIX_TRACE_LOG
 #undef _POSIX_TRACE_INHERIT
 #define _POSIX_TRACE			200809L
-#define _POSIX_TRACE_EVENT_FILTER	200809L
-#define _POSIX_TRACE_LOG		200809L
-#define _POSIX_TRACE_INHERIT		200809L
+#define _POSIX_TRACE_EVENT_FILTER	0
+#define _POSIX_TRACE_LOG		0
+#define _POSIX_TRACE_INHERIT		0
 
 /* Portable minima (spec 1.8). */
 #ifndef _POSIX_TRACE_EVENT_NAME_MAX

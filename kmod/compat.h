@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Wrappers for kernel interfaces that changed between the versions we
- * build for.  Each wrapper has one #if; callers never test versions.
+ * build for.  Each wrapper has one #ifdef on a PT_HAVE_* feature macro
+ * that the Makefile derives from the kernel's headers (not from version
+ * numbers, which distributions backport around); callers never test.
  */
 #ifndef PT_COMPAT_H
 #define PT_COMPAT_H
 
 #include <linux/mm.h>
-#include <linux/version.h>
 
-/* 6.3 made vma->vm_flags read-only and added vm_flags_set/clear(). */
+/* Since 6.3 vma->vm_flags is read-only; vm_flags_set/clear() replace it. */
 static inline void pt_vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef PT_HAVE_VM_FLAGS_SET
 	vm_flags_set(vma, flags);
 #else
 	vma->vm_flags |= flags;
@@ -21,7 +22,7 @@ static inline void pt_vm_flags_set(struct vm_area_struct *vma, unsigned long fla
 
 static inline void pt_vm_flags_clear(struct vm_area_struct *vma, unsigned long flags)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef PT_HAVE_VM_FLAGS_SET
 	vm_flags_clear(vma, flags);
 #else
 	vma->vm_flags &= ~flags;

@@ -31,7 +31,8 @@ static u64 pt_proc_max_data(struct pt_proc *proc, bool *restart)
 }
 
 /* UNTIL_FULL streams restart once empty, before the next event they would
- * record (spec 4.3.2); the event path is where "next event" is seen. */
+ * record (spec 4.3.2); the event path is where "next event" is seen.
+ */
 static void pt_proc_restart(struct pt_proc *proc)
 {
 	struct pt_attach *a;
@@ -44,7 +45,8 @@ static void pt_proc_restart(struct pt_proc *proc)
 
 /* @want_len bytes were passed, @have_len of them copied: enough for every
  * stream seen by pt_proc_max_data(); a stream attached since gets no more
- * than that. */
+ * than that.
+ */
 static void pt_proc_record(struct pt_proc *proc, struct pt_event *ev,
 			   u64 want_len, u64 have_len)
 {

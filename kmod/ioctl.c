@@ -35,7 +35,10 @@ static bool pt_zero(const u64 *words, size_t n)
 	return true;
 }
 
-#define PT_RESERVED_ZERO(arg)	pt_zero((arg)->reserved, ARRAY_SIZE((arg)->reserved))
+#define PT_RESERVED_ZERO(arg) ({					\
+	typeof(arg) _arg = (arg);					\
+	pt_zero(_arg->reserved, ARRAY_SIZE(_arg->reserved));		\
+})
 
 static int pt_copy_out(void __user *uarg, const void *src, size_t size)
 {
@@ -181,7 +184,8 @@ static int pt_ioc_event(void __user *uarg)
 }
 
 /* The mapping an eventid request works on: the caller's own (trid 0) or
- * that of a stream it controls. */
+ * that of a stream it controls.
+ */
 static struct pt_map *pt_eventid_map(u32 trid, bool create)
 {
 	struct pt_map *map = NULL;
@@ -280,6 +284,7 @@ static int pt_ioc_eventtypes(void __user *uarg)
 		pt_map_put(map);
 		return -EINVAL;
 	}
+	/* Pairs with smp_store_release() in pt_map_open(). */
 	t.nr_user = smp_load_acquire(&map->count);
 	pt_map_put(map);
 	return pt_copy_out(uarg, &t, sizeof(t));

@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include "pt.h"
 
+/* Serialises stream state changes, the trid table and attach lists. */
 DEFINE_MUTEX(pt_ctl_lock);
 struct workqueue_struct *pt_wq;
 

@@ -38,7 +38,8 @@ void pt_map_put(struct pt_map *map)
 }
 
 /* Existing name: its id.  New name: the next id, or the unnamed id once
- * TRACE_USER_EVENT_MAX ids exist (EVOPEN-4). */
+ * TRACE_USER_EVENT_MAX ids exist (EVOPEN-4).
+ */
 int pt_map_open(struct pt_map *map, const char *name, u32 *id)
 {
 	unsigned int i;
@@ -90,5 +91,6 @@ int pt_map_name(struct pt_map *map, u32 id, char *buf, size_t size)
 bool pt_map_valid_id(struct pt_map *map, u32 id)
 {
 	return id >= POSIX_TRACE_ID_UNNAMED &&
+	       /* Pairs with smp_store_release() in pt_map_open(). */
 	       id - POSIX_TRACE_ID_UNNAMED < smp_load_acquire(&map->count);
 }

@@ -21,7 +21,8 @@
 static bool (*pt_ptrace_may_access)(struct task_struct *task, unsigned int mode);
 
 /* With kernel IBT, an indirect call must land on an ENDBR64; objtool
- * seals the ENDBR of functions whose address is never taken. */
+ * seals the ENDBR of functions whose address is never taken.
+ */
 static bool pt_callable(const void *addr)
 {
 	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
@@ -53,7 +54,8 @@ int pt_priv_init(void)
 }
 
 /* The whole thread group is on its way out (a zombie leader whose other
- * threads still run is not). */
+ * threads still run is not).
+ */
 static bool pt_group_exiting(struct task_struct *task)
 {
 	if (task->signal->flags & SIGNAL_GROUP_EXIT)

@@ -117,7 +117,8 @@ static bool pt_proc_unhash(struct pt_proc *proc)
 }
 
 /* Count the streams that want this group's events; posix_trace_event()
- * makes a system call only when the count is non-zero. */
+ * makes a system call only when the count is non-zero.
+ */
 void pt_proc_update_active(struct pt_proc *proc)
 {
 	struct pt_attach *a;
@@ -135,7 +136,8 @@ void pt_proc_update_active(struct pt_proc *proc)
 }
 
 /* The group is gone: shut down the streams it controls (spec 4.10), stop
- * tracing it, forget it. */
+ * tracing it, forget it.
+ */
 static void pt_proc_exit_work(struct work_struct *work)
 {
 	struct pt_proc *proc = container_of(work, struct pt_proc, exit_work);
@@ -148,7 +150,8 @@ static void pt_proc_exit_work(struct work_struct *work)
 }
 
 /* A controller that execs loses its streams (MODEL-45); a traced process
- * keeps being traced and keeps its mapping (spec 5.17). */
+ * keeps being traced and keeps its mapping (spec 5.17).
+ */
 static void pt_proc_exec_work(struct work_struct *work)
 {
 	struct pt_proc *proc = container_of(work, struct pt_proc, exec_work);
@@ -171,7 +174,8 @@ void pt_proc_queue(struct pid *tgid, bool exiting)
 }
 
 /* Module unload: no stream and no open file is left, so nothing but the
- * hash table refers to the remaining entries. */
+ * hash table refers to the remaining entries.
+ */
 void pt_proc_cleanup_all(void)
 {
 	struct hlist_node *tmp;

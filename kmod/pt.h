@@ -27,7 +27,7 @@
 	ALIGN(sizeof(struct posix_trace_record) + \
 	      2 * sizeof(struct posix_trace_event_set), 8)
 
-extern struct mutex pt_ctl_lock;
+extern struct mutex pt_ctl_lock;	/* see the lock order above */
 extern struct workqueue_struct *pt_wq;
 extern unsigned int pt_max_streams;
 extern unsigned long pt_max_stream_size;
@@ -42,7 +42,7 @@ extern unsigned long pt_max_stream_size;
  */
 struct pt_map {
 	struct kref ref;
-	struct mutex lock;
+	struct mutex lock;	/* serialises pt_map_open() and name reads */
 	unsigned int count;	/* ids in use, the unnamed one included */
 	char *names[POSIX_TRACE_USER_EVENT_MAX];
 };
@@ -82,9 +82,10 @@ void pt_proc_queue(struct pid *tgid, bool exiting);
 
 /* Writers of one lane serialise on @lock; the kernel keeps its own copy of
  * every position and never reads one back from shared memory except the
- * reader's tail, which it clamps. */
+ * reader's tail, which it clamps.
+ */
 struct pt_lane {
-	spinlock_t lock;
+	spinlock_t lock;	/* serialises writers of this lane */
 	struct posix_trace_lane *desc;
 	struct posix_trace_consumer *cons;
 	u8 *ring;
@@ -179,6 +180,7 @@ struct pt_event {
 	bool control;		/* may use the lane reserve */
 	bool from_task;		/* pid/tid of current, else 0 */
 };
+
 void pt_record(struct pt_stream *s, const struct pt_event *ev);
 bool pt_stream_empty(struct pt_stream *s);
 bool pt_stream_has_data(struct pt_stream *s);

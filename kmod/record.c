@@ -56,7 +56,8 @@ static void pt_ring_read(struct pt_lane *l, u64 pos, void *dst, size_t len)
 
 /* Size of the record at @pos.  Lanes are written only by the kernel, so a
  * bad size is a kernel bug: warn and treat the rest of the lane as one
- * record rather than loop. */
+ * record rather than loop.
+ */
 static u32 pt_rec_size(struct pt_lane *l, u64 pos, struct posix_trace_record *rec)
 {
 	pt_ring_read(l, pos, rec, sizeof(*rec));
@@ -74,7 +75,8 @@ static u64 pt_lane_tail(struct pt_lane *l)
 }
 
 /* Forget records the reader has consumed: oldest only ever moves to a
- * record boundary the kernel wrote itself. */
+ * record boundary the kernel wrote itself.
+ */
 static void pt_lane_reclaim(struct pt_lane *l)
 {
 	u64 tail = pt_lane_tail(l);
@@ -92,7 +94,8 @@ static void pt_lane_reclaim(struct pt_lane *l)
 
 /* LOOP: drop the oldest record to make room.  Losing a record the reader
  * has not consumed is an overrun; the first one lost at the reader's
- * position is remembered so the reader can timestamp its OVERFLOW. */
+ * position is remembered so the reader can timestamp its OVERFLOW.
+ */
 static void pt_lane_evict(struct pt_stream *s, struct pt_lane *l)
 {
 	struct posix_trace_record rec;
@@ -140,6 +143,7 @@ static void pt_lane_append(struct pt_stream *s, struct pt_lane *l,
 		     size - PT_REC_HDR - ev->data_len);
 	l->seq++;
 	l->head += size;
+	/* Publish the record: pairs with the reader's load-acquire of head. */
 	smp_store_release(&l->desc->head, l->head);
 }
 
@@ -224,7 +228,8 @@ bool pt_stream_empty(struct pt_stream *s)
 }
 
 /* LOOP streams are full while a lane could not take one more maximal user
- * record without overwriting. */
+ * record without overwriting.
+ */
 bool pt_stream_loop_full(struct pt_stream *s)
 {
 	u64 maxrec = ALIGN(PT_REC_HDR + s->max_data, 8);
@@ -243,7 +248,8 @@ bool pt_stream_loop_full(struct pt_stream *s)
 }
 
 /* posix_trace_clear(): drop every record.  Positions keep growing so a
- * stale tail can never look valid; the reader resynchronises from oldest. */
+ * stale tail can never look valid; the reader resynchronises from oldest.
+ */
 void pt_lanes_reset(struct pt_stream *s)
 {
 	unsigned long flags;

@@ -304,7 +304,8 @@ static void pt_record_stop(struct pt_stream *s, const struct posix_trace_ctl *c)
 }
 
 /* START is recorded before the state flips, so no event of the new run
- * can precede it (spec 5.8 for the full cases). */
+ * can precede it (spec 5.8 for the full cases).
+ */
 int pt_stream_start(struct pt_stream *s, const struct posix_trace_ctl *c)
 {
 	int ret = mutex_lock_interruptible(&pt_ctl_lock);
@@ -352,7 +353,8 @@ int pt_stream_stop(struct pt_stream *s, const struct posix_trace_ctl *c)
 }
 
 /* An auto-stopped UNTIL_FULL stream runs again once its reader emptied it;
- * a START(auto) marks the restart for the reader (RULE-24). */
+ * a START(auto) marks the restart for the reader (RULE-24).
+ */
 void pt_stream_try_restart(struct pt_stream *s)
 {
 	lockdep_assert_held(&pt_ctl_lock);
@@ -405,7 +407,8 @@ static void pt_stream_shutdown_locked(struct pt_stream *s,
 }
 
 /* posix_trace_shutdown(): the STOP of SHUT-1 is recorded first so a log
- * (later) ends with it. */
+ * (later) ends with it.
+ */
 void pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c)
 {
 	mutex_lock(&pt_ctl_lock);

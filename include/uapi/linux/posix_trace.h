@@ -15,6 +15,7 @@
 #ifndef _UAPI_LINUX_POSIX_TRACE_H
 #define _UAPI_LINUX_POSIX_TRACE_H
 
+#include <linux/const.h>
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
@@ -22,9 +23,9 @@
 #define POSIX_TRACE_ABI_VERSION		1
 
 /* Feature bits reported by POSIX_TRACE_IOC_QUERY. */
-#define POSIX_TRACE_FEAT_TRACE		(1ULL << 0)	/* Trace option */
-#define POSIX_TRACE_FEAT_PROC_PAGE	(1ULL << 1)	/* per-process page */
-#define POSIX_TRACE_FEAT_MMAP_READ	(1ULL << 2)	/* mapped lanes */
+#define POSIX_TRACE_FEAT_TRACE		_BITULL(0)	/* Trace option */
+#define POSIX_TRACE_FEAT_PROC_PAGE	_BITULL(1)	/* per-process page */
+#define POSIX_TRACE_FEAT_MMAP_READ	_BITULL(2)	/* mapped lanes */
 
 /* Limits shared by module and library (spec 5.2). */
 #define POSIX_TRACE_EVENT_NAME_MAX	255	/* without the NUL */
@@ -117,8 +118,8 @@ struct posix_trace_record {
 	__u64 address;
 };
 
-#define POSIX_TRACE_REC_TRUNCATED	(1U << 0)	/* TRUNCATED_RECORD */
-#define POSIX_TRACE_REC_AUTO		(1U << 1)	/* system, automatic */
+#define POSIX_TRACE_REC_TRUNCATED	_BITUL(0)	/* TRUNCATED_RECORD */
+#define POSIX_TRACE_REC_AUTO		_BITUL(1)	/* system, automatic */
 
 /**
  * struct posix_trace_lane - lane descriptor in the read-only stream header
@@ -274,7 +275,7 @@ struct posix_trace_status {
 	__u64 reserved[2];
 };
 
-#define POSIX_TRACE_WAIT_TIMEOUT	(1U << 0)	/* @abstime is valid */
+#define POSIX_TRACE_WAIT_TIMEOUT	_BITUL(0)	/* @abstime is valid */
 
 /**
  * struct posix_trace_wait - POSIX_TRACE_IOC_WAIT: sleep until a lane has

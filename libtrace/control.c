@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Controller functions on active streams: create, start, stop, clear,
+ * shutdown, get_attr, get_status (spec 3.2, 3.6).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "handle.h"
+
+/* Stream-full policy to use: an explicit setting wins, else LOOP for a
+ * stream without log (spec 5.6). */
+static int pt_stream_policy(const trace_attr_t *a)
+{
+	return (a->__flags & PT_ATTR_STREAM_POLICY_SET) ? a->__stream_policy :
+							  POSIX_TRACE_LOOP;
+}
+
+/* The read-only region is written by the kernel only; still, check the
+ * layout once so a kernel bug cannot send the reader outside it. */
+static int pt_check_layout(const struct pt_handle *h)
+{
+	const struct posix_trace_stream_header *hdr = h->ro;
+	unsigned int i;
+
+	if (hdr->size < sizeof(*hdr) || hdr->nr_lanes == 0 ||
+	    hdr->lane_stride < sizeof(struct posix_trace_lane) ||
+	    hdr->lane_offset + hdr->lane_stride * hdr->nr_lanes > h->ro_size ||
+	    h->cons_stride < sizeof(struct posix_trace_consumer) ||
+	    h->cons_stride * hdr->nr_lanes > h->cons_size)
+		return EIO;
+	for (i = 0; i < hdr->nr_lanes; i++) {
+		const struct posix_trace_lane *l = pt_lane(h, i);
+
+		if (l->data_size < PT_RECORD_HDR_SIZE ||
+		    l->data_offset > h->ro_size ||
+		    l->data_size > h->ro_size - l->data_offset)
+			return EIO;
+	}
+	return 0;
+}
+
+static int pt_map_stream(struct pt_handle *h, const struct posix_trace_create *c)
+{
+	int fd = pt_dev_fd(), saved = errno;
+
+	h->ro = mmap(NULL, c->ro_size, PROT_READ, MAP_SHARED, fd, c->ro_offset);
+	if (h->ro == MAP_FAILED)
+		h->ro = NULL;
+	h->cons = mmap(NULL, c->cons_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, c->cons_offset);
+	if (h->cons == MAP_FAILED)
+		h->cons = NULL;
+	errno = saved;
+	if (!h->ro || !h->cons)
+		return ENOMEM;
+	h->ro_size = c->ro_size;
+	h->cons_size = c->cons_size;
+	h->cons_stride = c->cons_stride;
+	return pt_check_layout(h);
+}
+
+static struct pt_handle *pt_handle_new(const trace_attr_t *a,
+				       const struct posix_trace_create *c)
+{
+	struct pt_handle *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	atomic_init(&h->refs, 1);
+	pthread_mutex_init(&h->lock, NULL);
+	h->trid = (trace_id_t)c->trid;
+	h->owner = pt_self();
+	h->attr = *a;
+	h->attr.__stream_policy = (int)c->stream_policy;
+	h->attr.__flags |= PT_ATTR_STREAM_POLICY_SET;
+	h->attr.__stream_size = c->stream_size;
+	h->attr.__max_data_size = c->max_data_size;
+	h->attr.__create_time.tv_sec = (time_t)(c->creation_realtime / 1000000000u);
+	h->attr.__create_time.tv_nsec = (long)(c->creation_realtime % 1000000000u);
+	h->created_real = c->creation_realtime;
+	h->created_mono = c->creation_monotonic;
+	h->data_cap = PT_ROUND8(c->max_data_size + 2 * sizeof(trace_event_set_t)) *
+		      PT_PENDING_MAX;
+	h->data = malloc(h->data_cap);
+	if (!h->data) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+static void pt_ctl_init(struct posix_trace_ctl *c, trace_id_t trid, void *ret_addr)
+{
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->trid = (uint32_t)trid;
+	c->thread = (uint64_t)pthread_self();
+	c->address = (uint64_t)(uintptr_t)ret_addr;
+}
+
+static int pt_setup_handle(const trace_attr_t *a, struct posix_trace_create *c,
+			   trace_id_t *trid)
+{
+	struct pt_handle *h = pt_handle_new(a, c);
+	int ret = ENOMEM;
+
+	if (!h)
+		return ENOMEM;
+	ret = pt_map_stream(h, c);
+	if (ret)
+		goto err;
+	h->nr_lanes = ((const struct posix_trace_stream_header *)h->ro)->nr_lanes;
+	h->cur = calloc(h->nr_lanes, sizeof(*h->cur));
+	ret = ENOMEM;
+	if (!h->cur)
+		goto err;
+	pt_cursors_reset(h);
+	ret = pt_handle_add(h);
+	if (ret)
+		goto err;
+	*trid = h->trid;
+	return 0;
+err:
+	pt_handle_put(h);
+	return ret;
+}
+
+PT_EXPORT int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,
+				 trace_id_t *restrict trid)
+{
+	struct posix_trace_create c = { .size = sizeof(c) };
+	struct posix_trace_ctl ctl;
+	trace_attr_t defaults;
+	int ret;
+
+	if (!trid)
+		return EINVAL;
+	if (!attr) {
+		posix_trace_attr_init(&defaults);
+		attr = &defaults;
+	} else if (pt_attr_check(attr)) {
+		return EINVAL;
+	}
+	if (pt_stream_policy(attr) == POSIX_TRACE_FLUSH)
+		return EINVAL;	/* CREATE-12: FLUSH needs a log */
+	c.pid = (uint32_t)pid;
+	c.stream_policy = (uint32_t)pt_stream_policy(attr);
+	c.inherit = (uint32_t)attr->__inheritance;
+	c.stream_size = attr->__stream_size;
+	c.max_data_size = attr->__max_data_size;
+	c.name_ptr = (uint64_t)(uintptr_t)attr->__name;
+	ret = pt_ioctl(POSIX_TRACE_IOC_CREATE, &c);
+	if (ret)
+		return ret;
+	ret = pt_setup_handle(attr, &c, trid);
+	if (ret) {
+		pt_ctl_init(&ctl, (trace_id_t)c.trid, NULL);
+		pt_ioctl(POSIX_TRACE_IOC_SHUTDOWN, &ctl);
+	}
+	return ret;
+}
+
+static int pt_control(trace_id_t trid, unsigned long cmd, void *ret_addr)
+{
+	struct pt_handle *h = pt_handle_get(trid);
+	struct posix_trace_ctl c;
+	int ret;
+
+	if (!h)
+		return EINVAL;
+	pt_ctl_init(&c, trid, ret_addr);
+	pthread_mutex_lock(&h->lock);
+	ret = h->dead ? EINVAL : pt_ioctl(cmd, &c);
+	if (!ret && cmd == POSIX_TRACE_IOC_CLEAR)
+		pt_cursors_reset(h);
+	pthread_mutex_unlock(&h->lock);
+	pt_handle_put(h);
+	return ret;
+}
+
+PT_EXPORT int posix_trace_start(trace_id_t trid)
+{
+	return pt_control(trid, POSIX_TRACE_IOC_START, __builtin_return_address(0));
+}
+
+PT_EXPORT int posix_trace_stop(trace_id_t trid)
+{
+	return pt_control(trid, POSIX_TRACE_IOC_STOP, __builtin_return_address(0));
+}
+
+PT_EXPORT int posix_trace_clear(trace_id_t trid)
+{
+	return pt_control(trid, POSIX_TRACE_IOC_CLEAR, __builtin_return_address(0));
+}
+
+/* The kernel wakes blocked readers with EINVAL; the mappings go away under
+ * the handle lock so no reader can be inside them. */
+PT_EXPORT int posix_trace_shutdown(trace_id_t trid)
+{
+	struct pt_handle *h = pt_handle_get(trid);
+	struct posix_trace_ctl c;
+	int ret;
+
+	if (!h)
+		return EINVAL;
+	pt_ctl_init(&c, trid, __builtin_return_address(0));
+	pthread_mutex_lock(&h->lock);
+	ret = h->dead ? EINVAL : pt_ioctl(POSIX_TRACE_IOC_SHUTDOWN, &c);
+	if (!ret) {
+		h->dead = 1;
+		munmap(h->ro, h->ro_size);
+		munmap(h->cons, h->cons_size);
+		h->ro = h->cons = NULL;
+	}
+	pthread_mutex_unlock(&h->lock);
+	if (!ret)
+		pt_handle_remove(h);
+	pt_handle_put(h);
+	return ret;
+}
+
+PT_EXPORT int posix_trace_get_attr(trace_id_t trid, trace_attr_t *attr)
+{
+	struct pt_handle *h;
+
+	if (!attr)
+		return EINVAL;
+	h = pt_handle_get(trid);
+	if (!h)
+		return EINVAL;
+	*attr = h->attr;
+	pt_handle_put(h);
+	return 0;
+}
+
+PT_EXPORT int posix_trace_get_status(trace_id_t trid,
+				     struct posix_trace_status_info *statusinfo)
+{
+	struct posix_trace_status st = { .size = sizeof(st) };
+	struct pt_handle *h;
+	int ret;
+
+	if (!statusinfo)
+		return EINVAL;
+	h = pt_handle_get(trid);
+	if (!h)
+		return EINVAL;
+	st.trid = (uint32_t)trid;
+	ret = pt_ioctl(POSIX_TRACE_IOC_STATUS, &st);
+	pt_handle_put(h);
+	if (ret)
+		return ret;
+	memset(statusinfo, 0, sizeof(*statusinfo));
+	statusinfo->posix_stream_status = st.running ? POSIX_TRACE_RUNNING :
+						       POSIX_TRACE_SUSPENDED;
+	statusinfo->posix_stream_full_status = st.full ? POSIX_TRACE_FULL :
+							 POSIX_TRACE_NOT_FULL;
+	statusinfo->posix_stream_overrun_status = st.overrun ? POSIX_TRACE_OVERRUN :
+							       POSIX_TRACE_NO_OVERRUN;
+	statusinfo->posix_stream_flush_status = POSIX_TRACE_NOT_FLUSHING;
+	statusinfo->posix_log_overrun_status = POSIX_TRACE_NO_OVERRUN;
+	statusinfo->posix_log_full_status = POSIX_TRACE_NOT_FULL;
+	return 0;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * posix_trace_event() and posix_trace_eventid_open() (spec 3.3).
+ *
+ * The kernel's status page of this process is mapped with MAP_FIXED over
+ * pt_status, a page of the library's own data, so the untraced fast path
+ * is one load from a link-time address and one compare (EVENT-6).
+ * Before the first call the page says "active" to reach the slow path,
+ * which maps the real page (or clears the flag when there is no module).
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "handle.h"
+
+#define PT_PAGE	4096
+
+static union {
+	struct posix_trace_proc_page page;
+	char bytes[PT_PAGE];
+} pt_status __attribute__((aligned(PT_PAGE))) = { .page = { .active = 1 } };
+
+enum { PT_UNMAPPED, PT_MAPPING, PT_MAPPED, PT_NO_MODULE };
+static atomic_int pt_status_state;
+
+/* Async-signal-safe: open() and mmap() only; a nested call while another
+ * is mapping just takes the ioctl path. */
+static void pt_status_map(void)
+{
+	int expected = PT_UNMAPPED, fd, saved = errno;
+	void *p;
+
+	if (!atomic_compare_exchange_strong(&pt_status_state, &expected, PT_MAPPING))
+		return;
+	fd = pt_dev_fd();
+	if (fd < 0) {
+		pt_status.page.active = 0;
+		atomic_store(&pt_status_state, PT_NO_MODULE);
+		return;
+	}
+	p = mmap(&pt_status, PT_PAGE, PROT_READ, MAP_SHARED | MAP_FIXED, fd,
+		 POSIX_TRACE_MMAP_PROC_PAGE);
+	errno = saved;
+	atomic_store(&pt_status_state, p == MAP_FAILED ? PT_UNMAPPED : PT_MAPPED);
+}
+
+/* The child inherited the parent's page: map its own. */
+static void pt_status_atfork_child(void)
+{
+	if (atomic_load(&pt_status_state) != PT_MAPPED)
+		return;
+	atomic_store(&pt_status_state, PT_UNMAPPED);
+	pt_status_map();
+}
+
+__attribute__((constructor)) static void pt_event_init(void)
+{
+	pthread_atfork(NULL, NULL, pt_status_atfork_child);
+}
+
+static void __attribute__((noinline))
+pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
+	      void *address)
+{
+	struct posix_trace_event_req req;
+
+	if (atomic_load_explicit(&pt_status_state, memory_order_acquire) != PT_MAPPED) {
+		pt_status_map();
+		if (!__atomic_load_n(&pt_status.page.active, __ATOMIC_ACQUIRE))
+			return;
+	}
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.event_id = event_id;
+	req.data_ptr = (uint64_t)(uintptr_t)data_ptr;
+	req.data_len = data_ptr ? data_len : 0;
+	req.thread = (uint64_t)pthread_self();
+	req.address = (uint64_t)(uintptr_t)address;
+	pt_ioctl(POSIX_TRACE_IOC_EVENT, &req);
+}
+
+PT_EXPORT void posix_trace_event(trace_event_id_t event_id,
+				 const void *restrict data_ptr, size_t data_len)
+{
+	if (__builtin_expect(!__atomic_load_n(&pt_status.page.active,
+					      __ATOMIC_RELAXED), 1))
+		return;
+	pt_event_slow(event_id, data_ptr, data_len, __builtin_return_address(0));
+}
+
+PT_EXPORT int posix_trace_eventid_open(const char *restrict event_name,
+				       trace_event_id_t *restrict event_id)
+{
+	struct posix_trace_eventid e = { .size = sizeof(e) };
+	size_t len;
+	int ret;
+
+	if (!event_name || !event_id)
+		return EINVAL;
+	len = strnlen(event_name, TRACE_EVENT_NAME_MAX + 1);
+	if (len > TRACE_EVENT_NAME_MAX)
+		return ENAMETOOLONG;
+	e.name_len = (uint32_t)len;
+	e.name_ptr = (uint64_t)(uintptr_t)event_name;
+	ret = pt_ioctl(POSIX_TRACE_IOC_EVENTID_OPEN, &e);
+	if (!ret)
+		*event_id = e.event_id;
+	return ret;
+}

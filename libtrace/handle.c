@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The table of active-stream handles of this process.  After fork() the
+ * child keeps a copy of the table, but every handle in it belongs to the
+ * parent: pt_handle_get() compares the owner with pt_self() (RULE-80).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "handle.h"
+
+static pthread_mutex_t pt_table_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pt_handle **pt_table;
+static size_t pt_table_len;
+static pid_t pt_pid;
+
+static void pt_atfork_child(void)
+{
+	pt_pid = getpid();
+	pthread_mutex_init(&pt_table_lock, NULL);
+}
+
+__attribute__((constructor)) static void pt_handle_init(void)
+{
+	pt_pid = getpid();
+	pthread_atfork(NULL, NULL, pt_atfork_child);
+}
+
+pid_t pt_self(void)
+{
+	return pt_pid;
+}
+
+struct pt_handle *pt_handle_get(trace_id_t trid)
+{
+	struct pt_handle *h = NULL;
+	size_t i;
+
+	if (trid <= 0)
+		return NULL;
+	pthread_mutex_lock(&pt_table_lock);
+	for (i = 0; i < pt_table_len; i++) {
+		if (pt_table[i] && pt_table[i]->trid == trid &&
+		    pt_table[i]->owner == pt_pid) {
+			h = pt_table[i];
+			atomic_fetch_add(&h->refs, 1);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&pt_table_lock);
+	return h;
+}
+
+static void pt_handle_free(struct pt_handle *h)
+{
+	if (h->ro)
+		munmap(h->ro, h->ro_size);
+	if (h->cons)
+		munmap(h->cons, h->cons_size);
+	pthread_mutex_destroy(&h->lock);
+	free(h->cur);
+	free(h->data);
+	free(h);
+}
+
+void pt_handle_put(struct pt_handle *h)
+{
+	if (atomic_fetch_sub(&h->refs, 1) == 1)
+		pt_handle_free(h);
+}
+
+int pt_handle_add(struct pt_handle *h)
+{
+	struct pt_handle **grown;
+	size_t i;
+	int ret = 0;
+
+	pthread_mutex_lock(&pt_table_lock);
+	for (i = 0; i < pt_table_len && pt_table[i]; i++)
+		;
+	if (i == pt_table_len) {
+		grown = realloc(pt_table, (pt_table_len * 2 + 8) * sizeof(*grown));
+		if (!grown) {
+			ret = ENOMEM;
+			goto out;
+		}
+		memset(grown + pt_table_len, 0, (pt_table_len + 8) * sizeof(*grown));
+		pt_table = grown;
+		pt_table_len = pt_table_len * 2 + 8;
+	}
+	pt_table[i] = h;
+out:
+	pthread_mutex_unlock(&pt_table_lock);
+	return ret;
+}
+
+void pt_handle_remove(struct pt_handle *h)
+{
+	size_t i;
+
+	pthread_mutex_lock(&pt_table_lock);
+	for (i = 0; i < pt_table_len; i++) {
+		if (pt_table[i] == h) {
+			pt_table[i] = NULL;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&pt_table_lock);
+	if (i < pt_table_len)
+		pt_handle_put(h);
+}
+
+const struct posix_trace_lane *pt_lane(const struct pt_handle *h, unsigned int i)
+{
+	const struct posix_trace_stream_header *hdr = h->ro;
+
+	return (const void *)((const char *)h->ro + hdr->lane_offset +
+			      (size_t)hdr->lane_stride * i);
+}
+
+struct posix_trace_consumer *pt_consumer(const struct pt_handle *h, unsigned int i)
+{
+	return (void *)((char *)h->cons + h->cons_stride * i);
+}
