@@ -6,6 +6,8 @@
  * only look the group up and queue work (proc.c).
  *
  * Probe prototypes must match the running kernel's tracepoints:
+ *   sched_process_fork(struct task_struct *parent,
+ *                      struct task_struct *child)              2.6 .. 6.x
  *   sched_process_exit(struct task_struct *p)                  4.x .. 6.x
  *   sched_process_exec(struct task_struct *p, pid_t old_pid,
  *                      struct linux_binprm *bprm)              3.4 .. 6.x
@@ -20,6 +22,14 @@ struct pt_hook {
 	void *probe;
 	struct tracepoint *tp;
 };
+
+static void pt_probe_fork(void *data, struct task_struct *parent,
+			  struct task_struct *child)
+{
+	if (!thread_group_leader(child))
+		return;		/* a new thread, not a new process */
+	pt_proc_fork(task_tgid(parent), task_tgid(child));
+}
 
 static void pt_probe_exit(void *data, struct task_struct *p)
 {
@@ -36,6 +46,7 @@ static void pt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 }
 
 static struct pt_hook pt_hooks[] = {
+	{ .name = "sched_process_fork", .probe = pt_probe_fork },
 	{ .name = "sched_process_exit", .probe = pt_probe_exit },
 	{ .name = "sched_process_exec", .probe = pt_probe_exec },
 };

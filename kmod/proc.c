@@ -30,18 +30,24 @@ struct pt_proc *pt_proc_find(struct pid *tgid)
 	return NULL;
 }
 
-static struct pt_proc *pt_proc_alloc(struct pid *tgid)
+/* @map: share this mapping (fork), or NULL for a new one. */
+static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *map,
+				     gfp_t gfp)
 {
-	struct pt_proc *proc = kzalloc(sizeof(*proc), GFP_KERNEL_ACCOUNT);
+	struct pt_proc *proc = kzalloc(sizeof(*proc), gfp);
 
 	if (!proc)
 		return NULL;
-	proc->page = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+	proc->page = (void *)get_zeroed_page(gfp);
 	if (!proc->page)
 		goto err_page;
-	proc->map = pt_map_new();
-	if (!proc->map)
+	if (map)
+		kref_get(&map->ref);
+	else
+		map = pt_map_new();
+	if (!map)
 		goto err_map;
+	proc->map = map;
 	proc->page->size = sizeof(*proc->page);
 	kref_init(&proc->ref);
 	INIT_LIST_HEAD(&proc->streams);
@@ -80,39 +86,67 @@ void pt_proc_put(struct pt_proc *proc)
 		kref_put(&proc->ref, pt_proc_release);
 }
 
-struct pt_proc *pt_proc_get_or_create(struct pid *tgid)
+/* Insert @proc unless @tgid is known already; returns the entry in the
+ * table with a reference, consuming the caller's reference to @proc. */
+static struct pt_proc *pt_proc_insert(struct pt_proc *proc)
 {
-	struct pt_proc *proc, *old;
+	struct pt_proc *old;
+	unsigned long flags;
 
-	proc = pt_proc_find(tgid);
-	if (proc)
-		return proc;
-	proc = pt_proc_alloc(tgid);
-	if (!proc)
-		return NULL;
-	spin_lock(&pt_proc_hash_lock);
-	hash_for_each_possible(pt_proc_hash, old, hnode, (unsigned long)tgid) {
-		if (old->tgid == tgid && kref_get_unless_zero(&old->ref)) {
-			spin_unlock(&pt_proc_hash_lock);
+	spin_lock_irqsave(&pt_proc_hash_lock, flags);
+	hash_for_each_possible(pt_proc_hash, old, hnode, (unsigned long)proc->tgid) {
+		if (old->tgid == proc->tgid && kref_get_unless_zero(&old->ref)) {
+			spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
 			pt_proc_put(proc);
 			return old;
 		}
 	}
 	kref_get(&proc->ref);	/* the hash table's reference */
-	hash_add_rcu(pt_proc_hash, &proc->hnode, (unsigned long)tgid);
-	spin_unlock(&pt_proc_hash_lock);
+	hash_add_rcu(pt_proc_hash, &proc->hnode, (unsigned long)proc->tgid);
+	spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
 	return proc;
+}
+
+struct pt_proc *pt_proc_get_or_create(struct pid *tgid)
+{
+	struct pt_proc *proc = pt_proc_find(tgid);
+
+	if (proc)
+		return proc;
+	proc = pt_proc_alloc(tgid, NULL, GFP_KERNEL_ACCOUNT);
+	return proc ? pt_proc_insert(proc) : NULL;
+}
+
+/*
+ * fork() of a known process (sched_process_fork probe, atomic context):
+ * the child shares the parent's mapping, so ids the child inherited in
+ * its memory keep their meaning (spec 5.17).  If the allocation fails the
+ * child simply starts with a mapping of its own when it first needs one.
+ */
+void pt_proc_fork(struct pid *parent, struct pid *child)
+{
+	struct pt_proc *pproc = pt_proc_find(parent);
+	struct pt_proc *cproc;
+
+	if (!pproc)
+		return;
+	cproc = pt_proc_alloc(child, pproc->map,
+			      GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
+	if (cproc)
+		pt_proc_put(pt_proc_insert(cproc));
+	pt_proc_put(pproc);
 }
 
 static bool pt_proc_unhash(struct pt_proc *proc)
 {
+	unsigned long flags;
 	bool hashed;
 
-	spin_lock(&pt_proc_hash_lock);
+	spin_lock_irqsave(&pt_proc_hash_lock, flags);
 	hashed = !hlist_unhashed(&proc->hnode);
 	if (hashed)
 		hash_del_rcu(&proc->hnode);
-	spin_unlock(&pt_proc_hash_lock);
+	spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
 	return hashed;
 }
 
@@ -182,10 +216,10 @@ void pt_proc_cleanup_all(void)
 	struct pt_proc *proc;
 	unsigned int bkt;
 
-	spin_lock(&pt_proc_hash_lock);
+	spin_lock_irq(&pt_proc_hash_lock);
 	hash_for_each_safe(pt_proc_hash, bkt, tmp, proc, hnode) {
 		hash_del_rcu(&proc->hnode);
 		pt_proc_put(proc);
 	}
-	spin_unlock(&pt_proc_hash_lock);
+	spin_unlock_irq(&pt_proc_hash_lock);
 }

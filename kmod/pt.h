@@ -79,6 +79,7 @@ void pt_proc_put(struct pt_proc *proc);
 void pt_proc_update_active(struct pt_proc *proc);
 void pt_proc_cleanup_all(void);
 void pt_proc_queue(struct pid *tgid, bool exiting);
+void pt_proc_fork(struct pid *parent, struct pid *child);
 
 /* Writers of one lane serialise on @lock; the kernel keeps its own copy of
  * every position and never reads one back from shared memory except the

@@ -261,6 +261,7 @@ void pt_lanes_reset(struct pt_stream *s)
 		spin_lock_irqsave(&l->lock, flags);
 		l->oldest = l->head;
 		WRITE_ONCE(l->desc->oldest, l->oldest);
+		WRITE_ONCE(l->desc->base_seq, l->seq);
 		WRITE_ONCE(l->cons->tail, l->head);
 		spin_unlock_irqrestore(&l->lock, flags);
 	}

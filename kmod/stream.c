@@ -180,6 +180,23 @@ static int pt_create_checks(const struct posix_trace_create *args)
 	return 0;
 }
 
+/*
+ * Count the new stream against TRACE_SYS_MAX.  Streams of controllers that
+ * already exited are shut down by queued work; finish that work before
+ * saying EAGAIN, so a caller that reaped its child sees the slot free.
+ */
+static int pt_stream_reserve_slot(void)
+{
+	if (atomic_inc_return(&pt_nr_streams) <= pt_max_streams)
+		return 0;
+	atomic_dec(&pt_nr_streams);
+	flush_workqueue(pt_wq);
+	if (atomic_inc_return(&pt_nr_streams) <= pt_max_streams)
+		return 0;
+	atomic_dec(&pt_nr_streams);
+	return -EAGAIN;
+}
+
 /* Called with a reference on the target group's pid; consumes nothing. */
 int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 {
@@ -190,10 +207,9 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	ret = pt_create_checks(args);
 	if (ret)
 		return ret;
-	if (atomic_inc_return(&pt_nr_streams) > pt_max_streams) {
-		ret = -EAGAIN;
-		goto err_limit;
-	}
+	ret = pt_stream_reserve_slot();
+	if (ret)
+		return ret;
 	ret = -ENOMEM;
 	s = pt_stream_alloc(args);
 	if (!s)

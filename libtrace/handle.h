@@ -13,7 +13,7 @@
 struct pt_cursor {
 	uint64_t pos;		/* next record to read; published as tail */
 	uint64_t next_seq;	/* seq expected at pos */
-	int seq_known;		/* 0 after create/clear: take what comes */
+	int seq_known;		/* 0 after a corrupt record: take what comes */
 };
 
 /* A synthesized or copied event waiting to be returned. */

@@ -36,8 +36,13 @@ void pt_cursors_reset(struct pt_handle *h)
 	unsigned int i;
 
 	for (i = 0; i < h->nr_lanes; i++) {
-		h->cur[i].pos = PT_LOAD_ACQ(&pt_lane(h, i)->oldest);
-		h->cur[i].seq_known = 0;
+		const struct posix_trace_lane *l = pt_lane(h, i);
+
+		/* No record of the lane may be lost unnoticed, not even the
+		 * first one: the kernel says which seq comes first. */
+		h->cur[i].pos = PT_LOAD_ACQ(&l->oldest);
+		h->cur[i].next_seq = __atomic_load_n(&l->base_seq, __ATOMIC_RELAXED);
+		h->cur[i].seq_known = 1;
 		__atomic_store_n(&pt_consumer(h, i)->tail, h->cur[i].pos,
 				 __ATOMIC_RELEASE);
 	}

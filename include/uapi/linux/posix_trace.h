@@ -133,6 +133,8 @@ struct posix_trace_record {
  * @lost_seq:		Output: seq of the first record overwritten at the
  *			reader's position since the reader last moved.
  * @lost_timestamp:	Output: timestamp of that record.
+ * @base_seq:		Output: seq of the first record written after the
+ *			stream was created or last cleared.
  * @reserved:		zero.
  */
 struct posix_trace_lane {
@@ -142,7 +144,8 @@ struct posix_trace_lane {
 	__u64 oldest;
 	__u64 lost_seq;
 	__u64 lost_timestamp;
-	__u64 reserved[2];
+	__u64 base_seq;
+	__u64 reserved;
 };
 
 /**
