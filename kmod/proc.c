@@ -86,8 +86,10 @@ void pt_proc_put(struct pt_proc *proc)
 		kref_put(&proc->ref, pt_proc_release);
 }
 
-/* Insert @proc unless @tgid is known already; returns the entry in the
- * table with a reference, consuming the caller's reference to @proc. */
+/*
+ * Insert @proc unless its group is known already; returns the entry in the
+ * table with a reference, consuming the caller's reference to @proc.
+ */
 static struct pt_proc *pt_proc_insert(struct pt_proc *proc)
 {
 	struct pt_proc *old;
