@@ -44,6 +44,11 @@ static void pt_stream_free_work(struct work_struct *work)
 	put_pid_ns(s->pidns);
 	put_pid(s->owner);
 	kfree(s);
+	/*
+	 * Last: the module stays until every stream is freed.  Module exit
+	 * destroys pt_wq, which waits for this function to return.
+	 */
+	module_put(THIS_MODULE);
 }
 
 static void pt_stream_release(struct kref *ref)
@@ -101,6 +106,7 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
 	s = kzalloc(struct_size(s, lanes, nr_lanes), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
+	__module_get(THIS_MODULE);	/* put by pt_stream_free_work() */
 	kref_init(&s->ref);
 	atomic_set(&s->state, PT_SUSPENDED);
 	INIT_LIST_HEAD(&s->targets);
@@ -118,6 +124,7 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
 		put_pid_ns(s->pidns);
 		put_pid(s->owner);
 		kfree(s);
+		module_put(THIS_MODULE);
 		return NULL;
 	}
 	return s;
@@ -143,8 +150,8 @@ static void pt_attach_free_rcu(struct rcu_head *rcu)
 {
 	struct pt_attach *a = container_of(rcu, struct pt_attach, rcu);
 
-	pt_stream_put(a->stream);
 	pt_proc_put(a->proc);
+	pt_stream_put(a->stream);	/* may free the stream: last */
 	kfree(a);
 }
 
@@ -241,7 +248,6 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	ret = pt_attach(s, proc);
 	if (ret)
 		goto err_attach;
-	__module_get(THIS_MODULE);
 	mutex_unlock(&pt_ctl_lock);
 
 	args->trid = s->trid;
@@ -418,7 +424,6 @@ static void pt_stream_shutdown_locked(struct pt_stream *s,
 		pt_detach(a);
 	wake_up_interruptible_all(&s->wq);
 	atomic_dec(&pt_nr_streams);
-	module_put(THIS_MODULE);
 	pt_stream_put(s);	/* the trid table's reference */
 }
 
