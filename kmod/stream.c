@@ -484,7 +484,7 @@ void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st)
  */
 int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
 {
-	ktime_t expires = ns_to_ktime(abstime);
+	ktime_t expires = abstime > KTIME_MAX ? KTIME_MAX : ns_to_ktime(abstime);
 	DEFINE_WAIT(wait);
 	int ret;
 

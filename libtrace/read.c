@@ -239,8 +239,13 @@ static int pt_wait(trace_id_t trid, const struct timespec *abstime)
 
 	if (abstime) {
 		w.flags = POSIX_TRACE_WAIT_TIMEOUT;
-		w.abstime = abstime->tv_sec < 0 ? 0 :
-			(uint64_t)abstime->tv_sec * 1000000000u + (uint64_t)abstime->tv_nsec;
+		if (abstime->tv_sec < 0)
+			w.abstime = 0;
+		else if ((uint64_t)abstime->tv_sec >= UINT64_MAX / 1000000000u)
+			w.abstime = UINT64_MAX;	/* beyond any clock: saturate */
+		else
+			w.abstime = (uint64_t)abstime->tv_sec * 1000000000u +
+				    (uint64_t)abstime->tv_nsec;
 	}
 	/* Only the blocking calls are cancellation points (spec 5.28); the
 	 * kernel dequeues nothing while we sleep, so no event is lost. */
