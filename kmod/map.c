@@ -9,16 +9,59 @@
 
 static const char pt_unnamed_name[] = "posix_trace_unnamed_userevent";
 
-struct pt_map *pt_map_new(void)
+struct pt_map *pt_map_new(gfp_t gfp)
 {
-	struct pt_map *map = kvzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	struct pt_map *map = kzalloc(sizeof(*map), gfp);
 
 	if (!map)
 		return NULL;
 	kref_init(&map->ref);
 	mutex_init(&map->lock);
 	map->count = 1;
+	map->base = 1;
 	return map;
+}
+
+/*
+ * The mapping of a fork()ed child: a copy of @parent as it is now (spec
+ * 5.17), made in O(1) by reading the parent's immutable entries.  Names
+ * either side registers later stay private to it.  Atomic-safe.
+ */
+struct pt_map *pt_map_fork(struct pt_map *parent, gfp_t gfp)
+{
+	struct pt_map *map = pt_map_new(gfp);
+
+	if (!map)
+		return NULL;
+	kref_get(&parent->ref);
+	map->parent = parent;
+	/* Pairs with smp_store_release() in pt_map_open(). */
+	map->base = smp_load_acquire(&parent->count);
+	map->count = map->base;
+	return map;
+}
+
+/* Name of entry @i, which is below @map->count. */
+static const char *pt_map_entry(struct pt_map *map, unsigned int i)
+{
+	while (i < map->base && map->parent)
+		map = map->parent;
+	return i ? map->names[i] : pt_unnamed_name;
+}
+
+/* Index of @name among the first @limit entries of @map, or 0. */
+static unsigned int pt_map_find(struct pt_map *map, const char *name,
+				unsigned int limit)
+{
+	unsigned int i;
+
+	for (; map; limit = map->base, map = map->parent) {
+		for (i = max(map->base, 1U); i < limit; i++) {
+			if (!strcmp(map->names[i], name))
+				return i;
+		}
+	}
+	return 0;
 }
 
 static void pt_map_release(struct kref *ref)
@@ -26,9 +69,11 @@ static void pt_map_release(struct kref *ref)
 	struct pt_map *map = container_of(ref, struct pt_map, ref);
 	unsigned int i;
 
-	for (i = 1; i < map->count; i++)
+	for (i = map->base; i < map->count; i++)
 		kfree(map->names[i]);
-	kvfree(map);
+	if (map->parent)
+		pt_map_put(map->parent);
+	kfree(map);
 }
 
 void pt_map_put(struct pt_map *map)
@@ -50,11 +95,11 @@ int pt_map_open(struct pt_map *map, const char *name, u32 *id)
 		return 0;
 	}
 	mutex_lock(&map->lock);
-	for (i = 1; i < map->count; i++) {
-		if (!strcmp(map->names[i], name))
-			goto found;
-	}
-	if (map->count == POSIX_TRACE_USER_EVENT_MAX) {
+	i = pt_map_find(map, name, map->count);
+	if (i)
+		goto found;
+	i = map->count;
+	if (i == POSIX_TRACE_USER_EVENT_MAX) {
 		i = 0;
 		goto found;
 	}
@@ -74,18 +119,11 @@ found:
 
 int pt_map_name(struct pt_map *map, u32 id, char *buf, size_t size)
 {
-	const char *name;
-	int ret = 0;
-
 	if (!pt_map_valid_id(map, id))
 		return -EINVAL;
-	mutex_lock(&map->lock);
-	name = id == POSIX_TRACE_ID_UNNAMED ? pt_unnamed_name :
-		map->names[id - POSIX_TRACE_ID_UNNAMED];
-	if (strscpy(buf, name, size) < 0)
-		ret = -ERANGE;
-	mutex_unlock(&map->lock);
-	return ret;
+	if (strscpy(buf, pt_map_entry(map, id - POSIX_TRACE_ID_UNNAMED), size) < 0)
+		return -ERANGE;
+	return 0;
 }
 
 bool pt_map_valid_id(struct pt_map *map, u32 id)

@@ -30,8 +30,8 @@ struct pt_proc *pt_proc_find(struct pid *tgid)
 	return NULL;
 }
 
-/* @map: share this mapping (fork), or NULL for a new one. */
-static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *map,
+/* @parent_map: the mapping of the process that forked this one, or NULL. */
+static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map,
 				     gfp_t gfp)
 {
 	struct pt_proc *proc = kzalloc(sizeof(*proc), gfp);
@@ -41,13 +41,9 @@ static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *map,
 	proc->page = (void *)get_zeroed_page(gfp);
 	if (!proc->page)
 		goto err_page;
-	if (map)
-		kref_get(&map->ref);
-	else
-		map = pt_map_new();
-	if (!map)
+	proc->map = parent_map ? pt_map_fork(parent_map, gfp) : pt_map_new(gfp);
+	if (!proc->map)
 		goto err_map;
-	proc->map = map;
 	proc->page->size = sizeof(*proc->page);
 	kref_init(&proc->ref);
 	INIT_LIST_HEAD(&proc->streams);
@@ -121,9 +117,9 @@ struct pt_proc *pt_proc_get_or_create(struct pid *tgid)
 
 /*
  * fork() of a known process (sched_process_fork probe, atomic context):
- * the child shares the parent's mapping, so ids the child inherited in
+ * the child gets a copy of the parent's mapping, so ids it inherited in
  * its memory keep their meaning (spec 5.17).  If the allocation fails the
- * child simply starts with a mapping of its own when it first needs one.
+ * child starts with an empty mapping when it first needs one.
  */
 void pt_proc_fork(struct pid *parent, struct pid *child)
 {

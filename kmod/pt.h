@@ -34,20 +34,25 @@ extern unsigned long pt_max_stream_size;
 
 /*
  * struct pt_map - event name <-> id mapping of one or more processes.
- * Lifetime: kref; held by every pt_proc using it and every stream tracing
- * such a process.  Names are only ever appended, so an id keeps its name
- * for the life of the map.  @count is published with release semantics
- * after @names[@count] is set, so the event path may read it without
- * @lock.
+ * Lifetime: kref; held by every pt_proc using it, every stream tracing
+ * such a process, and every map forked from it.  Names are only ever
+ * appended, so an id keeps its name for the life of the map and entries
+ * below @count never change: they are read without @lock.  @count is
+ * published with release semantics after @names[@count] is set.
+ * A map made by fork() starts as a copy of its parent's first @base
+ * entries, which it reads from @parent instead of copying them.
  */
 struct pt_map {
 	struct kref ref;
-	struct mutex lock;	/* serialises pt_map_open() and name reads */
+	struct mutex lock;	/* serialises appends */
 	unsigned int count;	/* ids in use, the unnamed one included */
+	unsigned int base;	/* ids below come from @parent */
+	struct pt_map *parent;
 	char *names[POSIX_TRACE_USER_EVENT_MAX];
 };
 
-struct pt_map *pt_map_new(void);
+struct pt_map *pt_map_new(gfp_t gfp);
+struct pt_map *pt_map_fork(struct pt_map *parent, gfp_t gfp);
 void pt_map_put(struct pt_map *map);
 int pt_map_open(struct pt_map *map, const char *name, u32 *id);
 int pt_map_name(struct pt_map *map, u32 id, char *buf, size_t size);

@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * event_test - posix_trace_event(): what is recorded (id, data, pid,
+ * thread, program address, timestamp), truncation, ids that are not the
+ * process's, when nothing is recorded, reentrancy from a signal handler,
+ * and many concurrent writers.
+ */
+#include "pt_selftest.h"
+
+#include <stdatomic.h>
+
+FIXTURE(event) {
+	trace_id_t trid;
+	trace_id_t trid2;
+};
+
+FIXTURE_SETUP(event)
+{
+	PT_REQUIRE_MODULE();
+	ASSERT_EQ(0, pt_create(0, 1 << 20, 0, 0, &self->trid));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+}
+
+FIXTURE_TEARDOWN(event)
+{
+	if (self->trid > 0)
+		posix_trace_shutdown(self->trid);
+	if (self->trid2 > 0)
+		posix_trace_shutdown(self->trid2);
+}
+
+/*
+ * A trace point whose call site we know: the event's posix_prog_address
+ * must lie inside this (small) function.  The empty asm after the call
+ * keeps the compiler from turning it into a tail call.
+ */
+static __attribute__((noinline)) void trace_point(trace_event_id_t id,
+						  const void *data, size_t len)
+{
+	posix_trace_event(id, data, len);
+	__asm__ volatile("" ::: "memory");
+}
+
+static int creation_time(trace_id_t trid, uint64_t *ns)
+{
+	struct timespec ct;
+	trace_attr_t a;
+	int ret;
+
+	ret = posix_trace_attr_init(&a);
+	if (!ret)
+		ret = posix_trace_get_attr(trid, &a);
+	if (!ret)
+		ret = posix_trace_attr_getcreatetime(&a, &ct);
+	if (!ret)
+		*ns = pt_ts_ns(&ct);
+	posix_trace_attr_destroy(&a);
+	return ret;
+}
+
+/* REQ: EVENT-1 EVENT-4 RULE-4 MODEL-28 RULE-7 5.18 5.21 */
+TEST_F(event, event_records_id_data_pid_thread_address_and_time)
+{
+	uint64_t before, after, ts, creation;
+	trace_event_id_t id;
+	struct pt_ev ev;
+	uintptr_t fn = (uintptr_t)trace_point, addr;
+
+	ASSERT_EQ(0, posix_trace_eventid_open("recorded", &id));
+	/* 5.18: timestamps are on the creation-time scale. */
+	ASSERT_EQ(0, creation_time(self->trid, &creation));
+	before = pt_realtime_ns();
+	trace_point(id, "hello", 5);
+	after = pt_realtime_ns();
+
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	ASSERT_EQ(id, ev.info.posix_event_id);
+	ASSERT_EQ(5u, ev.len);
+	ASSERT_EQ(0, memcmp("hello", ev.data, 5));
+	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev.info.posix_truncation_status);
+	EXPECT_EQ(getpid(), ev.info.posix_pid);
+	EXPECT_TRUE(pthread_equal(pthread_self(), ev.info.posix_thread_id));
+	addr = (uintptr_t)ev.info.posix_prog_address;
+	EXPECT_GT(addr, fn) TH_LOG("address %p, trace_point at %p",
+				   ev.info.posix_prog_address, (void *)fn);
+	EXPECT_LT(addr, fn + 256);
+	ts = pt_ts_ns(&ev.info.posix_timestamp);
+	EXPECT_GE(ev.info.posix_timestamp.tv_nsec, 0);
+	EXPECT_LT(ev.info.posix_timestamp.tv_nsec, 1000000000L);
+	EXPECT_GE(ts + PT_TS_SLACK_NS, before);
+	EXPECT_LE(ts, after + PT_TS_SLACK_NS);
+	EXPECT_GE(ts, creation);
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_NE(0, ev.unavailable);
+}
+
+struct writer_arg {
+	trace_event_id_t id;
+	pthread_t self;
+};
+
+static void *write_one(void *p)
+{
+	struct writer_arg *w = p;
+
+	w->self = pthread_self();
+	posix_trace_event(w->id, "t", 1);
+	return NULL;
+}
+
+/* REQ: EVENT-4 RULE-77 MODEL-28 */
+TEST_F(event, event_records_the_writing_thread)
+{
+	struct writer_arg w = { .id = POSIX_TRACE_UNNAMED_USEREVENT };
+	pthread_t th;
+	struct pt_ev ev;
+
+	ASSERT_EQ(0, pthread_create(&th, NULL, write_one, &w));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	EXPECT_TRUE(pthread_equal(w.self, ev.info.posix_thread_id));
+	EXPECT_FALSE(pthread_equal(pthread_self(), ev.info.posix_thread_id));
+	EXPECT_EQ(getpid(), ev.info.posix_pid);
+}
+
+/* REQ: EVENT-2 MAXDATA-2 RULE-66 RULE-68 GETNEXT-C3 */
+TEST_F(event, data_longer_than_max_data_size_is_truncated_on_record)
+{
+	unsigned char buf[64];
+	struct pt_ev ev;
+	int i;
+
+	ASSERT_EQ(0, pt_create(0, 65536, 0, 16, &self->trid2));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	for (i = 0; i < 64; i++)
+		buf[i] = (unsigned char)(i * 7 + 1);
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, 40);
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, 16);
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, 17);
+
+	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	EXPECT_EQ(16u, ev.len);
+	EXPECT_EQ(POSIX_TRACE_TRUNCATED_RECORD,
+		  ev.info.posix_truncation_status);
+	EXPECT_EQ(0, memcmp(buf, ev.data, 16));
+
+	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	EXPECT_EQ(16u, ev.len);
+	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev.info.posix_truncation_status);
+	EXPECT_EQ(0, memcmp(buf, ev.data, 16));
+
+	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	EXPECT_EQ(16u, ev.len);
+	EXPECT_EQ(POSIX_TRACE_TRUNCATED_RECORD,
+		  ev.info.posix_truncation_status);
+}
+
+/* REQ: EVENT-2 (truncation is applied per stream) */
+TEST_F(event, truncation_is_decided_per_stream)
+{
+	char buf[32];
+	struct pt_ev ev;
+
+	memset(buf, 'q', sizeof(buf));
+	ASSERT_EQ(0, pt_create(0, 65536, 0, 8, &self->trid2));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, sizeof(buf));
+
+	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	EXPECT_EQ(8u, ev.len);
+	EXPECT_EQ(POSIX_TRACE_TRUNCATED_RECORD,
+		  ev.info.posix_truncation_status);
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	EXPECT_EQ(32u, ev.len);
+	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev.info.posix_truncation_status);
+}
+
+/* REQ: MAXDATA-4 EVENT-2 5.23 */
+TEST_F(event, max_data_size_above_64k_is_clamped_and_enforced)
+{
+	size_t len = 70000, got = 0;
+	unsigned char *buf = malloc(len), *rd = malloc(len);
+	struct posix_trace_event_info info;
+	int unav = -1;
+	size_t i;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_NE(NULL, rd);
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)(i ^ (i >> 8));
+	ASSERT_EQ(0, pt_create(0, 1 << 18, 0, 1 << 20, &self->trid2));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, len);
+	ASSERT_EQ(0, posix_trace_trygetnext_event(self->trid2, &info, rd, len,
+						  &got, &unav));
+	ASSERT_EQ(0, unav);
+	ASSERT_EQ(65536u, got);
+	EXPECT_EQ(POSIX_TRACE_TRUNCATED_RECORD, info.posix_truncation_status);
+	EXPECT_EQ(0, memcmp(buf, rd, got));
+	free(buf);
+	free(rd);
+}
+
+/* REQ: EVENT-1 GETNEXT-C2 */
+TEST_F(event, zero_length_data_records_an_empty_event)
+{
+	struct pt_ev ev;
+
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "ignored", 0);
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	EXPECT_EQ(0u, ev.len);
+	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev.info.posix_truncation_status);
+}
+
+/* REQ: 5.22 (data_ptr NULL with data_len > 0: no data) */
+TEST_F(event, null_data_pointer_records_event_without_data)
+{
+	struct pt_ev ev;
+
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, NULL, 10);
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
+	EXPECT_EQ(0u, ev.len);
+}
+
+/* REQ: 5.22 5.24 (unreadable data: no user event, ERROR(EFAULT)) */
+TEST_F(event, unreadable_data_records_error_efault_not_the_event)
+{
+	struct pt_ev ev;
+	int err;
+
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, (void *)16, 8);
+	/* The process survived; the stream still works. */
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "ok", 2);
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	ASSERT_EQ(POSIX_TRACE_ERROR, ev.info.posix_event_id)
+		TH_LOG("got %s", pt_id_str(ev.info.posix_event_id));
+	ASSERT_EQ(sizeof(int), ev.len);
+	memcpy(&err, ev.data, sizeof(err));
+	EXPECT_EQ(EFAULT, err);
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
+	ASSERT_EQ(2u, ev.len);
+}
+
+/* REQ: EVENT-3 5.22 (ids that are not the process's are ignored) */
+TEST_F(event, ids_not_obtained_by_the_process_record_nothing)
+{
+	static const trace_event_id_t foreign[] = {
+		0, POSIX_TRACE_ERROR, POSIX_TRACE_START, POSIX_TRACE_STOP,
+		POSIX_TRACE_FILTER, POSIX_TRACE_OVERFLOW, POSIX_TRACE_RESUME,
+		POSIX_TRACE_FLUSH_START, POSIX_TRACE_FLUSH_STOP, 9, 255, 999,
+		POSIX_TRACE_UNNAMED_USEREVENT + 1,
+		256 + TRACE_USER_EVENT_MAX - 1, 256 + TRACE_USER_EVENT_MAX,
+		0x7fffffffu, 0xffffffffu,
+	};
+	trace_event_id_t mine;
+	struct pt_ev ev;
+	unsigned int i;
+	int v = 0;
+
+	/* Use the ids of this process only after the foreign ones. */
+	for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++)
+		posix_trace_event(foreign[i], &v, sizeof(v));
+	ASSERT_EQ(0, posix_trace_eventid_open("mine", &mine));
+	posix_trace_event(mine, &v, sizeof(v));
+
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	ASSERT_EQ(mine, ev.info.posix_event_id)
+		TH_LOG("foreign id recorded: %s",
+		       pt_id_str(ev.info.posix_event_id));
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_NE(0, ev.unavailable);
+}
+
+/* REQ: RULE-59 EVOPEN-4 (the unnamed id needs no registration) */
+TEST_F(event, unnamed_user_event_is_always_recordable)
+{
+	struct pt_ev ev;
+
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "u", 1);
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
+}
+
+/* REQ: EVENT-3 RULE-1 MODEL-15 */
+TEST_F(event, events_while_suspended_are_not_recorded)
+{
+	struct pt_ev ev[8];
+	int n;
+
+	ASSERT_EQ(0, posix_trace_stop(self->trid));
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "s", 1);
+	ASSERT_EQ(0, posix_trace_start(self->trid));
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "r", 1);
+	ASSERT_EQ(0, pt_drain(self->trid, ev, 8, &n));
+	ASSERT_EQ(3, n);
+	EXPECT_EQ(POSIX_TRACE_STOP, ev[0].info.posix_event_id);
+	EXPECT_EQ(POSIX_TRACE_START, ev[1].info.posix_event_id);
+	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev[2].info.posix_event_id);
+	EXPECT_EQ(0, memcmp("r", ev[2].data, 1));
+}
+
+/* REQ: EVENT-3 RULE-1 CREATE-14 */
+TEST_F(event, events_before_create_or_start_are_not_recorded)
+{
+	struct pt_ev ev;
+
+	/* No stream of this process but the started fixture one. */
+	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
+	self->trid = 0;
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "none", 4);
+	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "created", 7);
+	ASSERT_EQ(0, posix_trace_start(self->trid2));
+	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	ASSERT_EQ(POSIX_TRACE_START, ev.info.posix_event_id);
+	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_NE(0, ev.unavailable);
+}
+
+/* ---------------------------------------------------------------- */
+/* Signal handler interrupting posix_trace_event()                   */
+/* ---------------------------------------------------------------- */
+
+#define SIG_MAIN_MAX	40000
+#define SIG_NESTED_WANT	20
+#define SIG_SECONDS	3
+
+static volatile sig_atomic_t in_event;
+static atomic_int handler_calls, nested_calls;
+static trace_event_id_t handler_id;
+
+static void record_from_handler(int sig)
+{
+	uint32_t v = (uint32_t)atomic_fetch_add(&handler_calls, 1);
+
+	(void)sig;
+	if (in_event)
+		atomic_fetch_add(&nested_calls, 1);
+	posix_trace_event(handler_id, &v, sizeof(v));
+}
+
+struct kicker {
+	pthread_t target;
+	atomic_int stop;
+};
+
+static void *kick(void *p)
+{
+	struct kicker *k = p;
+
+	while (!atomic_load(&k->stop)) {
+		pthread_kill(k->target, SIGUSR1);
+		sched_yield();
+	}
+	return NULL;
+}
+
+/* REQ: MODEL-47 RULE-95 EVENT-6 */
+TEST_F(event, event_from_signal_handler_interrupting_event_both_recorded)
+{
+	struct sigaction sa;
+	struct kicker k;
+	trace_event_id_t main_id;
+	uint32_t i, next_main = 0, next_handler = 0;
+	pthread_t th;
+	struct pt_ev ev;
+	int calls, ret;
+	uint64_t end;
+
+	ASSERT_EQ(0, posix_trace_eventid_open("main-loop", &main_id));
+	ASSERT_EQ(0, posix_trace_eventid_open("in-handler", &handler_id));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = record_from_handler;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+
+	/* A stream that holds everything: at most 40000 + handler events. */
+	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
+	self->trid = 0;
+	ASSERT_EQ(0, pt_create(0, 8 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	k.target = pthread_self();
+	atomic_store(&k.stop, 0);
+	ASSERT_EQ(0, pthread_create(&th, NULL, kick, &k));
+	pt_watchdog(20);
+	end = pt_now_ns(CLOCK_MONOTONIC) + SIG_SECONDS * PT_NSEC_PER_SEC;
+	for (i = 0; i < SIG_MAIN_MAX; i++) {
+		in_event = 1;
+		posix_trace_event(main_id, &i, sizeof(i));
+		in_event = 0;
+		if (atomic_load(&nested_calls) >= SIG_NESTED_WANT ||
+		    pt_now_ns(CLOCK_MONOTONIC) > end) {
+			i++;
+			break;
+		}
+	}
+	/* i events were recorded by the main loop. */
+	atomic_store(&k.stop, 1);
+	pthread_join(th, NULL);
+	alarm(0);
+	signal(SIGUSR1, SIG_IGN);
+	calls = atomic_load(&handler_calls);
+	TH_LOG("%u main events, %d handler events, %d nested", i, calls,
+	       atomic_load(&nested_calls));
+	ASSERT_GT(atomic_load(&nested_calls), 0);
+
+	/* Every event of both kinds is there, each kind in order. */
+	for (;;) {
+		uint32_t v;
+
+		ret = pt_try(self->trid2, &ev);
+		ASSERT_EQ(0, ret);
+		if (ev.unavailable)
+			break;
+		ASSERT_EQ(sizeof(v), ev.len);
+		memcpy(&v, ev.data, sizeof(v));
+		if (ev.info.posix_event_id == main_id) {
+			ASSERT_EQ(next_main, v);
+			next_main++;
+		} else {
+			ASSERT_EQ(handler_id, ev.info.posix_event_id)
+				TH_LOG("unexpected %s",
+				       pt_id_str(ev.info.posix_event_id));
+			ASSERT_EQ(next_handler, v);
+			next_handler++;
+		}
+	}
+	ASSERT_EQ(i, next_main);
+	ASSERT_EQ((uint32_t)calls, next_handler);
+}
+
+/* ---------------------------------------------------------------- */
+/* Concurrent writers                                                */
+/* ---------------------------------------------------------------- */
+
+#define CW_THREADS	8
+#define CW_EVENTS	1500
+
+struct cw_rec {
+	uint32_t thread;
+	uint32_t seq;
+	uint32_t len;
+	uint32_t check;
+	unsigned char fill[48];
+};
+
+static uint32_t cw_check(const struct cw_rec *r)
+{
+	uint32_t h = 2166136261u ^ r->thread;
+	uint32_t i;
+
+	h = (h ^ r->seq) * 16777619u;
+	h = (h ^ r->len) * 16777619u;
+	for (i = 0; i < r->len; i++)
+		h = (h ^ r->fill[i]) * 16777619u;
+	return h;
+}
+
+static void cw_make(struct cw_rec *r, uint32_t thread, uint32_t seq)
+{
+	uint32_t i;
+
+	r->thread = thread;
+	r->seq = seq;
+	r->len = (seq * 13 + thread) % sizeof(r->fill);
+	for (i = 0; i < r->len; i++)
+		r->fill[i] = (unsigned char)(thread * 31 + seq + i);
+	r->check = cw_check(r);
+}
+
+struct cw_writer {
+	trace_event_id_t id;
+	uint32_t idx;
+	pthread_t self;
+	atomic_int *go;
+};
+
+static void *cw_write(void *p)
+{
+	struct cw_writer *w = p;
+	struct cw_rec r;
+	uint32_t s;
+
+	w->self = pthread_self();
+	while (!atomic_load(w->go))
+		;
+	for (s = 0; s < CW_EVENTS; s++) {
+		cw_make(&r, w->idx, s);
+		posix_trace_event(w->id, &r, offsetof(struct cw_rec, fill) +
+				  r.len);
+	}
+	return NULL;
+}
+
+/* REQ: FN-4 RULE-94 RULE-13 RULE-6 GETNEXT-C5 GETNEXT-C6 EVENT-6 MODEL-2 */
+TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
+{
+	struct cw_writer w[CW_THREADS];
+	uint32_t next[CW_THREADS] = { 0 };
+	pthread_t th[CW_THREADS];
+	atomic_int go = 0;
+	trace_event_id_t id;
+	uint64_t prev_ts = 0;
+	struct pt_ev ev;
+	int i, total = 0, ret;
+
+	/* A fresh stream large enough for everything, read concurrently. */
+	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
+	self->trid = 0;
+	ASSERT_EQ(0, pt_create(0, 2 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, posix_trace_eventid_open("concurrent", &id));
+	for (i = 0; i < CW_THREADS; i++) {
+		w[i].id = id;
+		w[i].idx = i;
+		w[i].go = &go;
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, cw_write, &w[i]));
+	}
+	atomic_store(&go, 1);
+
+	while (total < CW_THREADS * CW_EVENTS) {
+		struct cw_rec r;
+		uint64_t ts;
+
+		ret = pt_timed_ms(self->trid2, &ev, 10000);
+		ASSERT_EQ(0, ret) TH_LOG("after %d events", total);
+		ASSERT_EQ(0, ev.unavailable);
+		ASSERT_EQ(id, ev.info.posix_event_id)
+			TH_LOG("unexpected %s after %d events",
+			       pt_id_str(ev.info.posix_event_id), total);
+		ASSERT_GE(ev.len, offsetof(struct cw_rec, fill));
+		memset(&r, 0, sizeof(r));
+		memcpy(&r, ev.data, ev.len);
+		ASSERT_LT(r.thread, (uint32_t)CW_THREADS);
+		ASSERT_EQ(offsetof(struct cw_rec, fill) + r.len, ev.len);
+		ASSERT_EQ(cw_check(&r), r.check) TH_LOG("torn event");
+		/* Each thread's events come in the order they were made. */
+		ASSERT_EQ(next[r.thread], r.seq)
+			TH_LOG("thread %u", r.thread);
+		next[r.thread]++;
+		EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED,
+			  ev.info.posix_truncation_status);
+		EXPECT_EQ(getpid(), ev.info.posix_pid);
+		/* w[].self is written before the thread's first event. */
+		ASSERT_TRUE(pthread_equal(w[r.thread].self,
+					  ev.info.posix_thread_id));
+		ts = pt_ts_ns(&ev.info.posix_timestamp);
+		ASSERT_GE(ts, prev_ts) TH_LOG("timestamps go backwards");
+		prev_ts = ts;
+		total++;
+	}
+	for (i = 0; i < CW_THREADS; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < CW_THREADS; i++) {
+		EXPECT_EQ((uint32_t)CW_EVENTS, next[i]);
+	}
+	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_NE(0, ev.unavailable);
+}
+
+/* ---------------------------------------------------------------- */
+
+static trace_event_id_t other_handler_id;
+static atomic_int other_handler_calls;
+
+static void record_in_handler(int sig)
+{
+	uint32_t v = (uint32_t)atomic_fetch_add(&other_handler_calls, 1);
+
+	(void)sig;
+	posix_trace_event(other_handler_id, &v, sizeof(v));
+}
+
+/* REQ: MODEL-47 RULE-95 EVENT-6 (handler interrupting any library call) */
+TEST_F(event, event_from_signal_handler_interrupting_other_library_calls)
+{
+	struct posix_trace_status_info st;
+	struct sigaction sa;
+	struct kicker k;
+	trace_event_id_t id;
+	trace_attr_t a;
+	pthread_t th;
+	struct pt_ev ev;
+	char name[TRACE_EVENT_NAME_MAX + 1];
+	uint32_t next = 0, v;
+	int i, calls, unav;
+	uint64_t end;
+
+	ASSERT_EQ(0, posix_trace_eventid_open("handler-only", &other_handler_id));
+	/* A second stream, never read until the end, counts the events. */
+	ASSERT_EQ(0, pt_create(0, 1 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = record_in_handler;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, posix_trace_attr_init(&a));
+
+	k.target = pthread_self();
+	atomic_store(&k.stop, 0);
+	ASSERT_EQ(0, pthread_create(&th, NULL, kick, &k));
+	end = pt_now_ns(CLOCK_MONOTONIC) + SIG_SECONDS * PT_NSEC_PER_SEC;
+	for (i = 0; atomic_load(&other_handler_calls) < 200 &&
+		    pt_now_ns(CLOCK_MONOTONIC) < end; i++) {
+		switch (i % 6) {
+		case 0:
+			pt_try(self->trid, &ev);
+			break;
+		case 1:
+			posix_trace_get_status(self->trid, &st);
+			break;
+		case 2:
+			posix_trace_eventid_open("main-name", &id);
+			break;
+		case 3:
+			posix_trace_get_attr(self->trid, &a);
+			break;
+		case 4:
+			posix_trace_eventid_get_name(self->trid,
+						     other_handler_id, name);
+			break;
+		case 5:
+			posix_trace_eventtypelist_getnext_id(self->trid, &id,
+							     &unav);
+			break;
+		}
+	}
+	atomic_store(&k.stop, 1);
+	pthread_join(th, NULL);
+	signal(SIGUSR1, SIG_IGN);
+	calls = atomic_load(&other_handler_calls);
+	TH_LOG("%d handler events", calls);
+	ASSERT_GT(calls, 0);
+	for (;;) {
+		ASSERT_EQ(0, pt_try(self->trid2, &ev));
+		if (ev.unavailable)
+			break;
+		ASSERT_EQ(other_handler_id, ev.info.posix_event_id);
+		memcpy(&v, ev.data, sizeof(v));
+		ASSERT_EQ(next, v);
+		next++;
+	}
+	ASSERT_EQ((uint32_t)calls, next);
+	posix_trace_attr_destroy(&a);
+}
+
+TEST_HARNESS_MAIN

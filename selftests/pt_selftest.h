@@ -1,0 +1,954 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pt_selftest.h - helpers shared by the posix-trace selftests.
+ *
+ * Every test binary includes this header first.  It pulls in <trace.h> and
+ * the kernel's kselftest_harness.h (extracted by the Makefile into
+ * build/harness/) and provides:
+ *
+ *  - PT_REQUIRE_MODULE()/PT_REQUIRE_ROOT(): skip a test when
+ *    /dev/posix_trace is absent or when it needs root;
+ *  - small wrappers to build attributes, create streams and read events;
+ *  - "agents": forked helper processes driven over a SOCK_SEQPACKET socket,
+ *    used as traced processes, as second controllers and as tracers with
+ *    other credentials;
+ *  - thread/timing helpers (waiting until a thread sleeps in the kernel,
+ *    CPU pinning, a SIGALRM watchdog that turns a hang into EINTR).
+ *
+ * Requirement ids in "REQ:" comments refer to shared/spec/POSIX-TRACE.md.
+ */
+#ifndef PT_SELFTEST_H
+#define PT_SELFTEST_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <grp.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
+
+#include <trace.h>
+
+/*
+ * The unmodified 6.1 harness does not build with -Wextra -Werror
+ * (unused parameters in its own functions): silence that inside it only.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+
+#define PT_DEVICE		"/dev/posix_trace"
+#define PT_SMALL_STREAM		4096
+#define PT_EV_DATA_MAX		256
+#define PT_NSEC_PER_SEC		1000000000ULL
+/* Slack allowed when comparing event timestamps with clock_gettime(). */
+#define PT_TS_SLACK_NS		(5 * 1000 * 1000ULL)
+#define PT_AGENT_TIMEOUT_MS	10000
+
+/* ------------------------------------------------------------------ */
+/* Skipping                                                            */
+/* ------------------------------------------------------------------ */
+
+static inline bool pt_module_loaded(void)
+{
+	return access(PT_DEVICE, F_OK) == 0;
+}
+
+/*
+ * The 6.1 kselftest_harness.h runs the test body even when FIXTURE_SETUP
+ * called SKIP(return, ...) (it only checks ->passed, which SKIP sets).
+ * Leave through the harness's jump buffer instead: the wrapper then skips
+ * both the body and (when called from setup) the teardown, and the test is
+ * reported as skipped.  Works from FIXTURE_SETUP and from TEST_F bodies.
+ */
+#define PT_SKIP(fmt, ...) \
+	SKIP(longjmp(_metadata->env, 1), fmt, ##__VA_ARGS__)
+
+/* Used by every FIXTURE_SETUP: skip when the module is not loaded. */
+#define PT_REQUIRE_MODULE() do {					\
+	if (!pt_module_loaded())					\
+		PT_SKIP("%s absent: posix_trace module not loaded",	\
+			PT_DEVICE);					\
+} while (0)
+
+#define PT_REQUIRE_ROOT() do {						\
+	if (geteuid() != 0)						\
+		PT_SKIP("needs root (euid %d)", (int)geteuid());	\
+} while (0)
+
+/* ------------------------------------------------------------------ */
+/* Time                                                                */
+/* ------------------------------------------------------------------ */
+
+static inline uint64_t pt_ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * PT_NSEC_PER_SEC + (uint64_t)ts->tv_nsec;
+}
+
+static inline struct timespec pt_ns_ts(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / PT_NSEC_PER_SEC),
+		.tv_nsec = (long)(ns % PT_NSEC_PER_SEC),
+	};
+	return ts;
+}
+
+static inline uint64_t pt_now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return pt_ts_ns(&ts);
+}
+
+static inline uint64_t pt_realtime_ns(void)
+{
+	return pt_now_ns(CLOCK_REALTIME);
+}
+
+static inline void pt_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = pt_ns_ts((uint64_t)ms * 1000000ULL);
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* ------------------------------------------------------------------ */
+/* Attributes and streams                                              */
+/* ------------------------------------------------------------------ */
+
+/* Initialise @a; 0 arguments keep the defaults.  Returns 0 or an error. */
+static inline int pt_attr_make(trace_attr_t *a, size_t streamsize, int policy,
+			       size_t maxdata)
+{
+	int ret = posix_trace_attr_init(a);
+
+	if (ret)
+		return ret;
+	if (streamsize) {
+		ret = posix_trace_attr_setstreamsize(a, streamsize);
+		if (ret)
+			return ret;
+	}
+	if (policy) {
+		ret = posix_trace_attr_setstreamfullpolicy(a, policy);
+		if (ret)
+			return ret;
+	}
+	if (maxdata) {
+		ret = posix_trace_attr_setmaxdatasize(a, maxdata);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static inline int pt_create(pid_t pid, size_t streamsize, int policy,
+			    size_t maxdata, trace_id_t *trid)
+{
+	trace_attr_t a;
+	int ret = pt_attr_make(&a, streamsize, policy, maxdata);
+
+	if (ret)
+		return ret;
+	ret = posix_trace_create(pid, &a, trid);
+	posix_trace_attr_destroy(&a);
+	return ret;
+}
+
+/* Effective sizes of a stream, from posix_trace_get_attr(). */
+struct pt_sizes {
+	size_t stream;		/* stream-min-size */
+	size_t maxdata;		/* max-data-size */
+	size_t sysev;		/* getmaxsystemeventsize */
+	size_t userev;		/* getmaxusereventsize(data_len) */
+};
+
+static inline int pt_stream_sizes(trace_id_t trid, size_t data_len,
+				  struct pt_sizes *s)
+{
+	trace_attr_t a;
+	int ret;
+
+	ret = posix_trace_attr_init(&a);
+	if (ret)
+		return ret;
+	ret = posix_trace_get_attr(trid, &a);
+	if (!ret)
+		ret = posix_trace_attr_getstreamsize(&a, &s->stream);
+	if (!ret)
+		ret = posix_trace_attr_getmaxdatasize(&a, &s->maxdata);
+	if (!ret)
+		ret = posix_trace_attr_getmaxsystemeventsize(&a, &s->sysev);
+	if (!ret)
+		ret = posix_trace_attr_getmaxusereventsize(&a, data_len,
+							    &s->userev);
+	posix_trace_attr_destroy(&a);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading events                                                      */
+/* ------------------------------------------------------------------ */
+
+struct pt_ev {
+	struct posix_trace_event_info info;
+	size_t len;
+	int unavailable;
+	unsigned char data[PT_EV_DATA_MAX];
+};
+
+static inline int pt_try(trace_id_t trid, struct pt_ev *ev)
+{
+	ev->unavailable = -1;
+	ev->len = (size_t)-1;
+	return posix_trace_trygetnext_event(trid, &ev->info, ev->data,
+					    sizeof(ev->data), &ev->len,
+					    &ev->unavailable);
+}
+
+static inline int pt_get(trace_id_t trid, struct pt_ev *ev)
+{
+	ev->unavailable = -1;
+	ev->len = (size_t)-1;
+	return posix_trace_getnext_event(trid, &ev->info, ev->data,
+					 sizeof(ev->data), &ev->len,
+					 &ev->unavailable);
+}
+
+static inline int pt_timed(trace_id_t trid, struct pt_ev *ev,
+			   const struct timespec *abstime)
+{
+	ev->unavailable = -1;
+	ev->len = (size_t)-1;
+	return posix_trace_timedgetnext_event(trid, &ev->info, ev->data,
+					      sizeof(ev->data), &ev->len,
+					      &ev->unavailable, abstime);
+}
+
+/* timedgetnext with a deadline @ms milliseconds from now. */
+static inline int pt_timed_ms(trace_id_t trid, struct pt_ev *ev,
+			      unsigned int ms)
+{
+	struct timespec abs = pt_ns_ts(pt_realtime_ns() +
+				       (uint64_t)ms * 1000000ULL);
+
+	return pt_timed(trid, ev, &abs);
+}
+
+/*
+ * Read every immediately available event with trygetnext into @evs (at most
+ * @max).  Returns 0 or the first error; *n is the number read.  Reading stops
+ * at @max even if more are available.
+ */
+static inline int pt_drain(trace_id_t trid, struct pt_ev *evs, int max, int *n)
+{
+	int ret;
+
+	*n = 0;
+	while (*n < max) {
+		ret = pt_try(trid, &evs[*n]);
+		if (ret)
+			return ret;
+		if (evs[*n].unavailable)
+			return 0;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Number of events available now (consumes them). */
+static inline int pt_count_available(trace_id_t trid, int *count)
+{
+	struct pt_ev ev;
+	int ret;
+
+	*count = 0;
+	for (;;) {
+		ret = pt_try(trid, &ev);
+		if (ret)
+			return ret;
+		if (ev.unavailable)
+			return 0;
+		(*count)++;
+	}
+}
+
+static inline bool pt_is(const struct pt_ev *ev, trace_event_id_t id)
+{
+	return ev->info.posix_event_id == id;
+}
+
+static inline const char *pt_id_str(trace_event_id_t id)
+{
+	static __thread char buf[32];
+
+	switch (id) {
+	case POSIX_TRACE_ERROR: return "ERROR";
+	case POSIX_TRACE_START: return "START";
+	case POSIX_TRACE_STOP: return "STOP";
+	case POSIX_TRACE_FILTER: return "FILTER";
+	case POSIX_TRACE_OVERFLOW: return "OVERFLOW";
+	case POSIX_TRACE_RESUME: return "RESUME";
+	case POSIX_TRACE_FLUSH_START: return "FLUSH_START";
+	case POSIX_TRACE_FLUSH_STOP: return "FLUSH_STOP";
+	case POSIX_TRACE_UNNAMED_USEREVENT: return "UNNAMED_USEREVENT";
+	}
+	snprintf(buf, sizeof(buf), "id %u", id);
+	return buf;
+}
+
+/* Value of the `int auto` data of a STOP event, or INT_MIN if malformed. */
+static inline int pt_stop_auto(const struct pt_ev *ev)
+{
+	int v;
+
+	if (ev->len != sizeof(int))
+		return INT_MIN;
+	memcpy(&v, ev->data, sizeof(v));
+	return v;
+}
+
+/* Start @trid and consume the START event it records.  0 or an error. */
+static inline int pt_start_and_skip(trace_id_t trid)
+{
+	struct pt_ev ev;
+	int ret = posix_trace_start(trid);
+
+	if (ret)
+		return ret;
+	ret = pt_try(trid, &ev);
+	if (ret)
+		return ret;
+	if (ev.unavailable || !pt_is(&ev, POSIX_TRACE_START))
+		return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Threads, signals, CPUs                                              */
+/* ------------------------------------------------------------------ */
+
+static inline void pt_noop_handler(int sig)
+{
+	(void)sig;
+}
+
+/* Install a do-nothing handler for @sig; @flags e.g. 0 or SA_RESTART. */
+static inline int pt_catch(int sig, int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = pt_noop_handler;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL);
+}
+
+/*
+ * Watchdog: deliver a caught SIGALRM to the process after @secs seconds so
+ * that a call that should not block returns EINTR instead of hanging the
+ * test until the harness timeout.  0 disarms.
+ */
+static inline void pt_watchdog(unsigned int secs)
+{
+	pt_catch(SIGALRM, 0);
+	alarm(secs);
+}
+
+static inline pid_t pt_gettid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/* Scheduler state letter of thread @tid of this process ('?' if unknown). */
+static inline char pt_task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return '?';
+	return p[2];
+}
+
+/* Wait (polling) until thread @tid sleeps interruptibly; false on timeout. */
+static inline bool pt_wait_sleeping(pid_t tid, unsigned int timeout_ms)
+{
+	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) +
+		       (uint64_t)timeout_ms * 1000000ULL;
+
+	do {
+		if (pt_task_state(tid) == 'S')
+			return true;
+		pt_sleep_ms(1);
+	} while (pt_now_ns(CLOCK_MONOTONIC) < end);
+	return false;
+}
+
+/* Wait until eventfd @efd becomes readable; true if it did. */
+static inline bool pt_wait_fd(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r;
+
+	do {
+		r = poll(&p, 1, timeout_ms);
+	} while (r < 0 && errno == EINTR);
+	return r == 1;
+}
+
+static inline void pt_efd_signal(int efd)
+{
+	uint64_t one = 1;
+
+	if (write(efd, &one, sizeof(one)) != sizeof(one))
+		abort();
+}
+
+/* Pin the calling thread to the @nth CPU of its allowed set (0-based). */
+static inline int pt_pin_nth_cpu(int nth, int *cpu_out)
+{
+	cpu_set_t set, one;
+	int cpu, seen = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return errno;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (seen++ != nth)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			return errno;
+		if (cpu_out)
+			*cpu_out = cpu;
+		return 0;
+	}
+	return ENODEV;
+}
+
+static inline int pt_nr_allowed_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+/* ------------------------------------------------------------------ */
+/* Credentials and ptrace                                              */
+/* ------------------------------------------------------------------ */
+
+static inline int pt_set_creds(uid_t uid, gid_t gid, int dumpable)
+{
+	if (setgroups(0, NULL))
+		return errno;
+	if (setresgid(gid, gid, gid))
+		return errno;
+	if (setresuid(uid, uid, uid))
+		return errno;
+	/* An euid change makes the process non-dumpable; restore it. */
+	if (prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0))
+		return errno;
+	return 0;
+}
+
+/* Remove capability @cap from the effective, permitted, inheritable sets. */
+static inline int pt_drop_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = 0,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	unsigned int idx = CAP_TO_INDEX(cap);
+	__u32 mask = CAP_TO_MASK(cap);
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return errno;
+	data[idx].effective &= ~mask;
+	data[idx].permitted &= ~mask;
+	data[idx].inheritable &= ~mask;
+	if (syscall(SYS_capset, &hdr, data))
+		return errno;
+	return 0;
+}
+
+/*
+ * PTRACE_ATTACH to @pid, wait for the attach stop, detach.  Returns 0 when
+ * the attach was permitted, else the errno of PTRACE_ATTACH.
+ */
+static inline int pt_ptrace_probe(pid_t pid)
+{
+	int status;
+
+	if (ptrace(PTRACE_ATTACH, pid, 0, 0) == -1)
+		return errno;
+	while (waitpid(pid, &status, __WALL) == -1 && errno == EINTR)
+		;
+	ptrace(PTRACE_DETACH, pid, 0, 0);
+	return 0;
+}
+
+/* Create + shutdown a small stream on @pid: 0 or the create error. */
+static inline int pt_create_probe(pid_t pid)
+{
+	trace_id_t trid;
+	int ret = pt_create(pid, PT_SMALL_STREAM, 0, 0, &trid);
+
+	if (!ret)
+		posix_trace_shutdown(trid);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Agents: forked helper processes driven over a socket                */
+/* ------------------------------------------------------------------ */
+
+enum pt_agent_op {
+	PTA_EXIT = 1,
+	PTA_GETPID,		/* v[0] = pid, l = pthread_self() */
+	PTA_SETCREDS,		/* a = uid, b = gid, c = dumpable */
+	PTA_DUMPABLE,		/* a = value */
+	PTA_SET_PTRACER,	/* l = tracer pid or PR_SET_PTRACER_ANY */
+	PTA_DROP_CAP,		/* a = capability */
+	PTA_CREATE_PROBE,	/* a = pid: create + shutdown */
+	PTA_PTRACE_PROBE,	/* a = pid: attach + detach */
+	PTA_SPAWN,		/* a = socket fd: fork a sub-agent; v[0] = pid */
+	PTA_EVENTID_OPEN,	/* s = name; v[0] = id */
+	PTA_EVENT,		/* a = id, b = data length (data in s) */
+	PTA_CREATE,		/* a = pid, b = stream size; v[0] = trid */
+	PTA_START,		/* a = trid */
+	PTA_STOP,		/* a = trid */
+	PTA_SHUTDOWN,		/* a = trid */
+	PTA_DRAIN,		/* a = trid, b = id, c = pid; v[0] = matches,
+				 * v[1] = all events, v[2] = data mismatches */
+	PTA_EVENT_BURST,	/* a = id, b = count: data = uint32 0..count-1 */
+};
+
+struct pt_msg {
+	int op;
+	int a, b, c;
+	long l;
+	char s[TRACE_EVENT_NAME_MAX + 1];
+};
+
+struct pt_reply {
+	int ret;
+	int v[3];
+	long l;
+};
+
+struct pt_agent {
+	pid_t pid;
+	int fd;
+};
+
+/*
+ * PTA_DRAIN checks each matching event's data against the agent-side
+ * pattern: the data is the decimal string "ev<n>" where n counts from 0.
+ */
+static inline void pt_agent_drain(const struct pt_msg *m, struct pt_reply *r)
+{
+	struct pt_ev ev;
+	char want[32];
+	int ret;
+
+	for (;;) {
+		ret = pt_try(m->a, &ev);
+		if (ret) {
+			r->ret = ret;
+			return;
+		}
+		if (ev.unavailable)
+			return;
+		r->v[1]++;
+		if (ev.info.posix_event_id != (trace_event_id_t)m->b ||
+		    ev.info.posix_pid != m->c)
+			continue;
+		snprintf(want, sizeof(want), "ev%d", r->v[0]);
+		if (ev.len != strlen(want) || memcmp(ev.data, want, ev.len))
+			r->v[2]++;
+		r->v[0]++;
+	}
+}
+
+static inline void __attribute__((noreturn)) pt_agent_loop(int fd)
+{
+	static trace_id_t trids[8];
+	struct pt_reply r;
+	struct pt_msg m;
+	trace_event_id_t id;
+	trace_id_t trid;
+	ssize_t n;
+	pid_t pid;
+
+	(void)trids;
+	for (;;) {
+		n = recv(fd, &m, sizeof(m), 0);
+		if (n == 0)
+			_exit(0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(3);
+		}
+		memset(&r, 0, sizeof(r));
+		switch (m.op) {
+		case PTA_EXIT:
+			break;
+		case PTA_GETPID:
+			r.v[0] = getpid();
+			r.l = (long)pthread_self();
+			break;
+		case PTA_SETCREDS:
+			r.ret = pt_set_creds(m.a, m.b, m.c);
+			break;
+		case PTA_DUMPABLE:
+			r.ret = prctl(PR_SET_DUMPABLE, m.a, 0, 0, 0) ? errno : 0;
+			break;
+		case PTA_SET_PTRACER:
+			r.ret = prctl(PR_SET_PTRACER, (unsigned long)m.l, 0, 0,
+				      0) ? errno : 0;
+			break;
+		case PTA_DROP_CAP:
+			r.ret = pt_drop_cap(m.a);
+			break;
+		case PTA_CREATE_PROBE:
+			r.ret = pt_create_probe(m.a);
+			break;
+		case PTA_PTRACE_PROBE:
+			r.ret = pt_ptrace_probe(m.a);
+			break;
+		case PTA_SPAWN:
+			pid = fork();
+			if (pid == 0) {
+				close(fd);
+				pt_agent_loop(m.a);
+			}
+			r.ret = pid < 0 ? errno : 0;
+			r.v[0] = pid;
+			break;
+		case PTA_EVENTID_OPEN:
+			id = 0;
+			r.ret = posix_trace_eventid_open(m.s, &id);
+			r.v[0] = (int)id;
+			break;
+		case PTA_EVENT:
+			posix_trace_event((trace_event_id_t)m.a, m.s,
+					  (size_t)m.b);
+			r.l = (long)pthread_self();
+			break;
+		case PTA_CREATE:
+			trid = 0;
+			r.ret = pt_create(m.a, (size_t)m.b, 0, 0, &trid);
+			r.v[0] = trid;
+			break;
+		case PTA_START:
+			r.ret = posix_trace_start(m.a);
+			break;
+		case PTA_STOP:
+			r.ret = posix_trace_stop(m.a);
+			break;
+		case PTA_SHUTDOWN:
+			r.ret = posix_trace_shutdown(m.a);
+			break;
+		case PTA_DRAIN:
+			pt_agent_drain(&m, &r);
+			break;
+		case PTA_EVENT_BURST:
+			for (r.v[0] = 0; r.v[0] < m.b; r.v[0]++)
+				posix_trace_event((trace_event_id_t)m.a,
+						  &r.v[0], sizeof(r.v[0]));
+			break;
+		default:
+			r.ret = ENOSYS;
+			break;
+		}
+		if (send(fd, &r, sizeof(r), MSG_NOSIGNAL) != sizeof(r))
+			_exit(4);
+		if (m.op == PTA_EXIT)
+			_exit(0);
+	}
+}
+
+/* A socket pair for an agent: [0] for the driver, [1] for the agent. */
+static inline int pt_agent_socket(int sv[2])
+{
+	return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) ?
+	       errno : 0;
+}
+
+/* Fork an agent (a child of the caller).  0 or an errno. */
+static inline int pt_agent_start(struct pt_agent *ag)
+{
+	int sv[2], ret;
+	pid_t pid;
+
+	ag->pid = -1;
+	ag->fd = -1;
+	ret = pt_agent_socket(sv);
+	if (ret)
+		return ret;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = errno;
+		close(sv[0]);
+		close(sv[1]);
+		return ret;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		pt_agent_loop(sv[1]);
+	}
+	close(sv[1]);
+	ag->pid = pid;
+	ag->fd = sv[0];
+	return 0;
+}
+
+static inline int pt_agent_send(struct pt_agent *ag, const struct pt_msg *m)
+{
+	return send(ag->fd, m, sizeof(*m), MSG_NOSIGNAL) == sizeof(*m) ? 0 : -1;
+}
+
+/* Wait (up to PT_AGENT_TIMEOUT_MS) for a reply.  0 or -1. */
+static inline int pt_agent_recv(struct pt_agent *ag, struct pt_reply *r)
+{
+	struct pollfd p = { .fd = ag->fd, .events = POLLIN };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	do {
+		ret = poll(&p, 1, PT_AGENT_TIMEOUT_MS);
+	} while (ret < 0 && errno == EINTR);
+	if (ret != 1)
+		return -1;
+	if (recv(ag->fd, r, sizeof(*r), 0) != sizeof(*r))
+		return -1;
+	return 0;
+}
+
+/* Send @m, wait for the reply.  0, or -1 on a transport error/timeout. */
+static inline int pt_agent_call(struct pt_agent *ag, const struct pt_msg *m,
+				struct pt_reply *r)
+{
+	if (pt_agent_send(ag, m))
+		return -1;
+	return pt_agent_recv(ag, r);
+}
+
+/*
+ * One-line agent calls.  They return the agent's result code, or -1 when
+ * the agent could not be reached; *v0 (if not NULL) receives v[0].
+ */
+static inline int pt_agent_op(struct pt_agent *ag, int op, int a, int b,
+			      int c, int *v0)
+{
+	struct pt_msg m;
+	struct pt_reply r;
+
+	memset(&m, 0, sizeof(m));
+	m.op = op;
+	m.a = a;
+	m.b = b;
+	m.c = c;
+	if (pt_agent_call(ag, &m, &r))
+		return -1;
+	if (v0)
+		*v0 = r.v[0];
+	return r.ret;
+}
+
+static inline int pt_agent_set_ptracer(struct pt_agent *ag, unsigned long who)
+{
+	struct pt_msg m;
+	struct pt_reply r;
+
+	memset(&m, 0, sizeof(m));
+	m.op = PTA_SET_PTRACER;
+	m.l = (long)who;
+	if (pt_agent_call(ag, &m, &r))
+		return -1;
+	return r.ret;
+}
+
+static inline int pt_agent_eventid_open(struct pt_agent *ag, const char *name,
+					trace_event_id_t *id)
+{
+	struct pt_msg m;
+	struct pt_reply r;
+
+	memset(&m, 0, sizeof(m));
+	m.op = PTA_EVENTID_OPEN;
+	snprintf(m.s, sizeof(m.s), "%s", name);
+	if (pt_agent_call(ag, &m, &r))
+		return -1;
+	*id = (trace_event_id_t)r.v[0];
+	return r.ret;
+}
+
+/* Record event @id with data "ev<n>"; *thread receives the agent's
+ * pthread_self() (may be NULL). */
+static inline int pt_agent_event(struct pt_agent *ag, trace_event_id_t id,
+				 int n, pthread_t *thread)
+{
+	struct pt_msg m;
+	struct pt_reply r;
+
+	memset(&m, 0, sizeof(m));
+	m.op = PTA_EVENT;
+	m.a = (int)id;
+	m.b = snprintf(m.s, sizeof(m.s), "ev%d", n);
+	if (pt_agent_call(ag, &m, &r))
+		return -1;
+	if (thread)
+		*thread = (pthread_t)r.l;
+	return r.ret;
+}
+
+static inline int pt_agent_drain_call(struct pt_agent *ag, trace_id_t trid,
+				      trace_event_id_t id, pid_t pid,
+				      int *matches, int *all, int *bad)
+{
+	struct pt_msg m;
+	struct pt_reply r;
+
+	memset(&m, 0, sizeof(m));
+	m.op = PTA_DRAIN;
+	m.a = trid;
+	m.b = (int)id;
+	m.c = pid;
+	if (pt_agent_call(ag, &m, &r))
+		return -1;
+	*matches = r.v[0];
+	*all = r.v[1];
+	*bad = r.v[2];
+	return r.ret;
+}
+
+/* Kill and reap an agent that is a child of the caller. */
+static inline void pt_agent_kill(struct pt_agent *ag)
+{
+	if (ag->pid > 0) {
+		kill(ag->pid, SIGKILL);
+		while (waitpid(ag->pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	}
+	if (ag->fd >= 0)
+		close(ag->fd);
+	ag->pid = -1;
+	ag->fd = -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Miscellaneous                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A pid that names no process: fork a child that exits at once and reap
+ * it.  The pid is not reused before pid_max wraps around.
+ */
+static inline pid_t pt_unused_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return pid;
+}
+
+static inline long pt_trace_sys_max(void)
+{
+	return sysconf(_SC_TRACE_SYS_MAX);
+}
+
+/* Yama's kernel.yama.ptrace_scope, or -1 when Yama is not active. */
+static inline int pt_ptrace_scope(void)
+{
+	char buf[16];
+	ssize_t n;
+	int fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return atoi(buf);
+}
+
+static inline int pt_set_ptrace_scope(int v)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%d\n", v);
+	int fd = open("/proc/sys/kernel/yama/ptrace_scope", O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, buf, len) != len)
+		ret = errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Tests that trace a child process as an unprivileged user cannot work
+ * when Yama forbids ptrace of children (ptrace_scope >= 2): skip them.
+ */
+#define PT_REQUIRE_TRACE_CHILDREN() do {				\
+	int __scope = pt_ptrace_scope();				\
+	if (__scope >= 3 || (__scope == 2 && geteuid() != 0))		\
+		PT_SKIP("Yama ptrace_scope %d forbids tracing children",	\
+			__scope);					\
+} while (0)
+
+#endif /* PT_SELFTEST_H */
