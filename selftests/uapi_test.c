@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uapi_test - the raw ioctl and mmap ABI of /dev/posix_trace, below the
+ * library: argument validation, mmap rules, and a reader that writes
+ * garbage into its consumer page.  The kernel must answer each with the
+ * documented error and keep working.
+ */
+#include "pt_selftest.h"
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/posix_trace.h>
+
+FIXTURE(uapi) {
+	int fd;
+	struct posix_trace_create c;
+	bool created;
+};
+
+static int uapi_create(int fd, struct posix_trace_create *c, uint32_t policy)
+{
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->stream_policy = policy;
+	c->stream_size = 4096;
+	c->max_data_size = 64;
+	return ioctl(fd, POSIX_TRACE_IOC_CREATE, c);
+}
+
+static int uapi_ctl(int fd, unsigned long cmd, uint32_t trid)
+{
+	struct posix_trace_ctl ctl = { .size = sizeof(ctl), .trid = trid };
+
+	return ioctl(fd, cmd, &ctl);
+}
+
+FIXTURE_SETUP(uapi)
+{
+	PT_REQUIRE_MODULE();
+	self->fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, uapi_create(self->fd, &self->c, POSIX_TRACE_POLICY_LOOP));
+	self->created = true;
+}
+
+FIXTURE_TEARDOWN(uapi)
+{
+	if (self->created)
+		uapi_ctl(self->fd, POSIX_TRACE_IOC_SHUTDOWN, self->c.trid);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* REQ: 5.5 (ABI version query) */
+TEST_F(uapi, query_reports_abi_version_and_limits)
+{
+	struct posix_trace_query q = { .size = sizeof(q) };
+
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_QUERY, &q));
+	EXPECT_EQ((uint32_t)POSIX_TRACE_ABI_VERSION, q.abi_version);
+	EXPECT_NE(0u, q.features & POSIX_TRACE_FEAT_TRACE);
+	EXPECT_LE(8u, q.sys_max);
+	EXPECT_LE(1u, q.nr_lanes);
+	EXPECT_LT(0u, q.clock_res_ns);
+}
+
+TEST_F(uapi, unknown_command_is_enotty)
+{
+	char buf[64] = { 0 };
+
+	ASSERT_EQ(-1, ioctl(self->fd, _IOW(POSIX_TRACE_IOC_MAGIC, 0x7f, buf), buf));
+	EXPECT_EQ(ENOTTY, errno);
+	ASSERT_EQ(-1, ioctl(self->fd, 0x5401 /* TCGETS */, buf));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
+TEST_F(uapi, size_below_first_version_is_einval)
+{
+	struct posix_trace_status st = { .size = 8, .trid = self->c.trid };
+
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATUS, &st));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(uapi, size_above_page_is_einval)
+{
+	struct posix_trace_status st = { .size = 1 << 20, .trid = self->c.trid };
+
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATUS, &st));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* A newer library's larger struct: unknown trailing bytes must be zero. */
+TEST_F(uapi, larger_struct_with_zero_tail_is_accepted_nonzero_is_e2big)
+{
+	struct {
+		struct posix_trace_status st;
+		uint64_t future[4];
+	} big;
+
+	memset(&big, 0, sizeof(big));
+	big.st.size = sizeof(big);
+	big.st.trid = self->c.trid;
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_STATUS, &big));
+	big.st.running = 0;
+	big.st.overrun = 0;
+	big.st.full = 0;
+	big.future[2] = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATUS, &big));
+	EXPECT_EQ(E2BIG, errno);
+}
+
+TEST_F(uapi, nonzero_reserved_field_is_einval)
+{
+	struct posix_trace_ctl ctl = { .size = sizeof(ctl), .trid = self->c.trid };
+	struct posix_trace_create c;
+
+	ctl.reserved[1] = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_START, &ctl));
+	EXPECT_EQ(EINVAL, errno);
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	c.stream_size = 4096;
+	c.reserved[3] = 7;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(uapi, unknown_flags_are_einval)
+{
+	struct posix_trace_wait w = { .size = sizeof(w), .trid = self->c.trid };
+	struct posix_trace_create c;
+
+	w.flags = 1u << 31;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.flags = 2;
+	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	c.stream_size = 4096;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(uapi, bad_argument_pointer_is_efault)
+{
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATUS, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, NULL));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(uapi, bad_policy_and_sizes_are_einval)
+{
+	struct posix_trace_create c;
+
+	ASSERT_EQ(-1, uapi_create(self->fd, &c, POSIX_TRACE_POLICY_FLUSH));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, uapi_create(self->fd, &c, 99));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	c.stream_size = 16;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	c.stream_size = 1ULL << 60;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(uapi, eventid_name_too_long_or_with_nul_is_rejected)
+{
+	char name[300];
+	struct posix_trace_eventid e = { .size = sizeof(e) };
+
+	memset(name, 'a', sizeof(name));
+	e.name_ptr = (uintptr_t)name;
+	e.name_len = 256;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_EVENTID_OPEN, &e));
+	EXPECT_EQ(ENAMETOOLONG, errno);
+	name[3] = '\0';
+	e.name_len = 10;	/* length disagrees with the string */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_EVENTID_OPEN, &e));
+	EXPECT_EQ(EINVAL, errno);
+	e.name_ptr = 8;
+	e.name_len = 4;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_EVENTID_OPEN, &e));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(uapi, read_only_region_cannot_be_mapped_or_made_writable)
+{
+	void *p;
+
+	p = mmap(NULL, self->c.ro_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, self->c.ro_offset);
+	ASSERT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EPERM, errno);
+	p = mmap(NULL, self->c.ro_size, PROT_READ, MAP_SHARED, self->fd,
+		 self->c.ro_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(-1, mprotect(p, self->c.ro_size, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(p, self->c.ro_size);
+}
+
+TEST_F(uapi, mapping_with_wrong_length_or_offset_is_einval)
+{
+	void *p;
+
+	p = mmap(NULL, self->c.ro_size + 4096, PROT_READ, MAP_SHARED, self->fd,
+		 self->c.ro_offset);
+	ASSERT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd,
+		 self->c.ro_offset + ((off_t)1 << 40));
+	ASSERT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 3 * 4096);
+	ASSERT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(uapi, private_consumer_mapping_is_einval)
+{
+	void *p = mmap(NULL, self->c.cons_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE, self->fd, self->c.cons_offset);
+
+	ASSERT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(uapi, status_page_is_one_read_only_page)
+{
+	struct posix_trace_proc_page *pg;
+
+	ASSERT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+				   self->fd, 0));
+	ASSERT_EQ(MAP_FAILED, mmap(NULL, 8192, PROT_READ, MAP_SHARED, self->fd, 0));
+	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, pg);
+	EXPECT_EQ(sizeof(*pg), pg->size);
+	/* Our own stream is suspended: nothing wants our events. */
+	EXPECT_EQ(0u, pg->active);
+	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_START, self->c.trid));
+	EXPECT_EQ(1u, pg->active);
+	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_STOP, self->c.trid));
+	EXPECT_EQ(0u, pg->active);
+	ASSERT_EQ(-1, mprotect(pg, 4096, PROT_READ | PROT_WRITE));
+	munmap(pg, 4096);
+}
+
+/* A fork()ed child does not control its parent's stream (MODEL-42). */
+TEST_F(uapi, child_cannot_use_or_map_parents_stream)
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		void *p = mmap(NULL, self->c.ro_size, PROT_READ, MAP_SHARED,
+			       self->fd, self->c.ro_offset);
+
+		if (p != MAP_FAILED || errno != EINVAL)
+			_exit(1);
+		if (uapi_ctl(self->fd, POSIX_TRACE_IOC_START, self->c.trid) != -1 ||
+		    errno != EINVAL)
+			_exit(2);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* The kernel clamps whatever a reader writes into its tail (design 4). */
+TEST_F(uapi, garbage_consumer_tail_is_clamped_and_harmless)
+{
+	static const uint64_t garbage[] = { ~0ULL, 1ULL << 63, 3, 0, 12345 };
+	struct posix_trace_event_req req = { .size = sizeof(req) };
+	struct posix_trace_status st;
+	struct posix_trace_eventid e = { .size = sizeof(e) };
+	uint8_t *cons;
+	unsigned int g, i, n;
+	char data[32] = "payload";
+
+	cons = mmap(NULL, self->c.cons_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    self->fd, self->c.cons_offset);
+	ASSERT_NE(MAP_FAILED, cons);
+	e.name_ptr = (uintptr_t)"uapi";
+	e.name_len = 4;
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_EVENTID_OPEN, &e));
+	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_START, self->c.trid));
+	req.event_id = e.event_id;
+	req.data_ptr = (uintptr_t)data;
+	req.data_len = sizeof(data);
+	n = self->c.cons_size / self->c.cons_stride;
+	for (g = 0; g < sizeof(garbage) / sizeof(garbage[0]); g++) {
+		for (i = 0; i < n; i++)
+			((struct posix_trace_consumer *)(cons + i * self->c.cons_stride))->tail =
+				garbage[g];
+		/* Enough to wrap every lane several times. */
+		for (i = 0; i < 1000; i++)
+			ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_EVENT, &req));
+		memset(&st, 0, sizeof(st));
+		st.size = sizeof(st);
+		st.trid = self->c.trid;
+		ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_STATUS, &st));
+		EXPECT_EQ(1u, st.running);
+	}
+	munmap(cons, self->c.cons_size);
+}
+
+/* UNTIL_FULL must not restart forever or hang on a lying reader. */
+TEST_F(uapi, until_full_with_lying_reader_does_not_hang)
+{
+	struct posix_trace_event_req req = { .size = sizeof(req) };
+	struct posix_trace_create c;
+	uint8_t *cons;
+	unsigned int i;
+	int fd;
+
+	PT_REQUIRE_MODULE();
+	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, uapi_create(fd, &c, POSIX_TRACE_POLICY_UNTIL_FULL));
+	cons = mmap(NULL, c.cons_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    c.cons_offset);
+	ASSERT_NE(MAP_FAILED, cons);
+	ASSERT_EQ(0, uapi_ctl(fd, POSIX_TRACE_IOC_START, c.trid));
+	req.event_id = POSIX_TRACE_ID_UNNAMED;
+	for (i = 0; i < 5000; i++) {
+		((struct posix_trace_consumer *)cons)->tail = (i & 1) ? ~0ULL : i * 8;
+		ASSERT_EQ(0, ioctl(fd, POSIX_TRACE_IOC_EVENT, &req));
+	}
+	ASSERT_EQ(0, uapi_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, c.trid));
+	munmap(cons, c.cons_size);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
