@@ -64,6 +64,19 @@ static bool pt_group_exiting(struct task_struct *task)
 	       thread_group_empty(task);
 }
 
+/* Is the thread group of @tgid still there and not on its way out? */
+bool pt_group_alive(struct pid *tgid)
+{
+	struct task_struct *task;
+	bool alive;
+
+	rcu_read_lock();
+	task = pid_task(tgid, PIDTYPE_TGID);
+	alive = task && !pt_group_exiting(task);
+	rcu_read_unlock();
+	return alive;
+}
+
 /*
  * Resolve @nr in the caller's pid namespace (0 = the caller) and check the
  * caller may trace it.  On success *@tgid holds a reference to the

@@ -148,6 +148,17 @@ static bool pt_proc_unhash(struct pt_proc *proc)
 	return hashed;
 }
 
+/*
+ * A stream was about to trace a group that exited meanwhile: its exit work
+ * may have run already, so drop the entry ourselves unless it is in use.
+ */
+void pt_proc_forget_if_unused(struct pt_proc *proc)
+{
+	lockdep_assert_held(&pt_ctl_lock);
+	if (list_empty(&proc->streams) && pt_proc_unhash(proc))
+		pt_proc_put(proc);
+}
+
 /* Count the streams that want this group's events; posix_trace_event()
  * makes a system call only when the count is non-zero.
  */

@@ -85,6 +85,7 @@ void pt_proc_update_active(struct pt_proc *proc);
 void pt_proc_cleanup_all(void);
 void pt_proc_queue(struct pid *tgid, bool exiting);
 void pt_proc_fork(struct pid *parent, struct pid *child);
+void pt_proc_forget_if_unused(struct pt_proc *proc);
 
 /* Writers of one lane serialise on @lock; the kernel keeps its own copy of
  * every position and never reads one back from shared memory except the
@@ -197,6 +198,7 @@ int pt_event_from_user(const struct posix_trace_event_req *req);
 /* priv.c */
 int pt_priv_init(void);
 int pt_may_trace(pid_t nr, struct pid **tgid);
+bool pt_group_alive(struct pid *tgid);
 
 /* hooks.c */
 int pt_hooks_init(void);

@@ -241,6 +241,12 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
 		goto err_lock;
+	/* The target may have exited since pt_may_trace() looked at it. */
+	if (!pt_group_alive(target)) {
+		pt_proc_forget_if_unused(proc);
+		ret = -ESRCH;
+		goto err_idr;
+	}
 	ret = idr_alloc_cyclic(&pt_streams, s, 1, 1 << 30, GFP_KERNEL);
 	if (ret < 0)
 		goto err_idr;
