@@ -1,0 +1,77 @@
+# posix-trace: the POSIX Tracing option (<trace.h>) for Linux.
+#
+#   make [all]      build kmod/posix_trace.ko, libtrace, selftests, unit
+#                   tests and examples
+#   make deps       install the Debian packages needed (scripts/deps)
+#   make check      deps, all, host unit tests, then the selftests in a VM
+#                   as root and as "nobody" (+ each isolated selftest in
+#                   its own VM); ends with "N passed, N failed[, N skipped]"
+#   make demo       deps, all, then examples/demo in the VM
+#   make vm-test    the selftests in the VM as root only (no deps/unit tests)
+#   make clean
+#
+# Variables: KVER (kernel release), KDIR (kernel build tree, default
+# /usr/src/linux-headers-$(KVER)), KERNEL (vmlinuz the VM boots, default
+# the one matching the module).  "make -j2" is fine.
+
+# scripts/kver: KVER from KDIR if given, else the release that
+# linux-headers-amd64 depends on.  Computed once (:=), not per use.
+ifeq ($(origin KVER),undefined)
+KVER := $(shell KDIR='$(KDIR)' scripts/kver)
+endif
+KDIR ?= /usr/src/linux-headers-$(KVER)
+KERNEL ?=
+export KVER KDIR KERNEL
+
+VMRUN := scripts/vm-run $(if $(KERNEL),--kernel $(KERNEL))
+
+all: kmod libtrace selftests tests examples
+
+kmod:
+	$(MAKE) -C kmod KVER=$(KVER) KDIR=$(KDIR)
+
+libtrace:
+	$(MAKE) -C libtrace
+
+# These link against libtrace.
+selftests tests examples: libtrace
+
+selftests:
+	$(MAKE) -C selftests
+
+# Build only: the default target of tests/ runs them (see check).
+tests:
+	$(MAKE) -C tests tests
+
+examples:
+	$(MAKE) -C examples
+
+deps:
+	@scripts/deps
+
+# deps must finish before anything builds, so check and demo sequence
+# their steps with sub-makes instead of prerequisites (which -j2 would run
+# in parallel).  scripts/check does the building itself to keep going and
+# count a build failure rather than stop at it.
+check:
+	@$(MAKE) --no-print-directory deps
+	MAKE="$(MAKE)" scripts/check
+
+demo:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	$(VMRUN) -- examples/demo
+
+vm-test: all
+	$(VMRUN) -- scripts/run-selftests
+
+# kmod's clean needs KDIR; carry on without it on a bare machine.
+clean:
+	-$(MAKE) -C kmod clean KVER=$(KVER) KDIR=$(KDIR)
+	$(MAKE) -C libtrace clean
+	$(MAKE) -C selftests clean
+	$(MAKE) -C tests clean
+	$(MAKE) -C examples clean
+	rm -rf build
+
+.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test clean
