@@ -8,6 +8,7 @@
 #                   its own VM); ends with "N passed, N failed[, N skipped]"
 #   make demo       deps, all, then examples/demo in the VM
 #   make vm-test    the selftests in the VM as root only (no deps/unit tests)
+#   make install    library, headers and module (PREFIX, LIBDIR, DESTDIR)
 #   make clean
 #
 # Variables: KVER (kernel release), KDIR (kernel build tree, default
@@ -65,6 +66,25 @@ demo:
 vm-test: all
 	$(VMRUN) -- scripts/run-selftests
 
+# Install on a real machine.  The module goes to the kernel's extra/
+# directory; without DESTDIR, depmod and ldconfig run so that
+# "modprobe posix_trace" and -lposixtrace work at once.
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MODDIR ?= /lib/modules/$(KVER)/extra
+
+install: kmod libtrace
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(MODDIR)
+	install -m 755 libtrace/libposixtrace.so.1.0.0 $(DESTDIR)$(LIBDIR)/
+	ln -sf libposixtrace.so.1.0.0 $(DESTDIR)$(LIBDIR)/libposixtrace.so.1
+	ln -sf libposixtrace.so.1 $(DESTDIR)$(LIBDIR)/libposixtrace.so
+	install -m 644 libtrace/libposixtrace.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 include/trace.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 include/uapi/linux/posix_trace.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 644 kmod/posix_trace.ko $(DESTDIR)$(MODDIR)/
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER) && ldconfig; fi
+
 # kmod's clean needs KDIR; carry on without it on a bare machine.
 clean:
 	-$(MAKE) -C kmod clean KVER=$(KVER) KDIR=$(KDIR)
@@ -74,4 +94,4 @@ clean:
 	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test clean
+.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test install clean
