@@ -291,6 +291,21 @@ static void pt_filter_event_set(struct posix_trace_event_set *set)
 	set->magic = POSIX_TRACE_EVSET_MAGIC;
 }
 
+/*
+ * Who caused a control event (spec 5.21): the calling thread of the
+ * controller, or nobody (@c NULL) for automatic events.
+ */
+static void pt_event_caller(struct pt_event *ev, const struct posix_trace_ctl *c)
+{
+	if (!c) {
+		ev->flags = POSIX_TRACE_REC_AUTO;
+		return;
+	}
+	ev->thread = c->thread;
+	ev->address = c->address;
+	ev->from_task = true;
+}
+
 static void pt_record_start(struct pt_stream *s, const struct posix_trace_ctl *c)
 {
 	struct posix_trace_event_set filter;
@@ -302,13 +317,7 @@ static void pt_record_start(struct pt_stream *s, const struct posix_trace_ctl *c
 	};
 
 	pt_filter_event_set(&filter);
-	if (c) {
-		ev.thread = c->thread;
-		ev.address = c->address;
-		ev.from_task = true;
-	} else {
-		ev.flags = POSIX_TRACE_REC_AUTO;
-	}
+	pt_event_caller(&ev, c);
 	pt_record(s, &ev);
 }
 
@@ -323,11 +332,7 @@ static void pt_record_stop(struct pt_stream *s, const struct posix_trace_ctl *c)
 		.control = true,
 	};
 
-	if (c) {
-		ev.thread = c->thread;
-		ev.address = c->address;
-		ev.from_task = true;
-	}
+	pt_event_caller(&ev, c);
 	pt_record(s, &ev);
 }
 
