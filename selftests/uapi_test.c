@@ -342,4 +342,21 @@ TEST_F(uapi, until_full_with_lying_reader_does_not_hang)
 	close(fd);
 }
 
+/* A stream pins the module even when no file or mapping is left. */
+TEST_F(uapi, rmmod_is_refused_while_a_stream_exists)
+{
+	int fd;
+
+	PT_REQUIRE_ROOT();
+	/* Only the stream may hold the module: drop our file first. */
+	fd = self->fd;
+	self->fd = -1;
+	ASSERT_EQ(0, close(fd));
+	ASSERT_EQ(-1, syscall(SYS_delete_module, "posix_trace", O_NONBLOCK));
+	EXPECT_EQ(EWOULDBLOCK, errno);
+	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	self->fd = fd;
+}
+
 TEST_HARNESS_MAIN
