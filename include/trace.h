@@ -18,15 +18,15 @@
 #include <pthread.h>
 
 /*
- * Options (spec 1.9, 5.1).  The sub-options are 0, "ask sysconf()", until
- * the library implements them; sysconf() answers -1 for them meanwhile.
+ * Options (spec 1.9, 5.1).  A sub-option is 0, "ask sysconf()", until the
+ * library implements it; sysconf() answers -1 for it meanwhile.
  */
 #undef _POSIX_TRACE
 #undef _POSIX_TRACE_EVENT_FILTER
 #undef _POSIX_TRACE_LOG
 #undef _POSIX_TRACE_INHERIT
 #define _POSIX_TRACE			200809L
-#define _POSIX_TRACE_EVENT_FILTER	0
+#define _POSIX_TRACE_EVENT_FILTER	200809L
 #define _POSIX_TRACE_LOG		0
 #define _POSIX_TRACE_INHERIT		0
 

@@ -59,7 +59,7 @@ static int pt_ioc_query(void __user *uarg)
 	q.size = sizeof(q);
 	q.abi_version = POSIX_TRACE_ABI_VERSION;
 	q.features = POSIX_TRACE_FEAT_TRACE | POSIX_TRACE_FEAT_PROC_PAGE |
-		     POSIX_TRACE_FEAT_MMAP_READ;
+		     POSIX_TRACE_FEAT_MMAP_READ | POSIX_TRACE_FEAT_FILTER;
 	q.sys_max = pt_max_streams;
 	q.nr_lanes = nr_cpu_ids;
 	q.max_stream_size = pt_max_stream_size;
@@ -290,6 +290,50 @@ static int pt_ioc_eventtypes(void __user *uarg)
 	return pt_copy_out(uarg, &t, sizeof(t));
 }
 
+static int pt_ioc_set_filter(void __user *uarg)
+{
+	struct posix_trace_event_set set;
+	struct posix_trace_filter f;
+	struct pt_stream *s;
+	int ret = pt_copy_arg(&f, sizeof(f), PT_ARG_MIN(struct posix_trace_filter), uarg);
+
+	if (ret)
+		return ret;
+	if (f.reserved0 || !PT_RESERVED_ZERO(&f))
+		return -EINVAL;
+	if (f.how < POSIX_TRACE_FILTER_SET || f.how > POSIX_TRACE_FILTER_SUB)
+		return -EINVAL;
+	if (copy_from_user(&set, u64_to_user_ptr(f.set_ptr), sizeof(set)))
+		return -EFAULT;
+	if (set.magic != POSIX_TRACE_EVSET_MAGIC)
+		return -EINVAL;
+	s = pt_stream_lookup(f.trid);
+	if (!s)
+		return -EINVAL;
+	ret = pt_stream_set_filter(s, &f, &set);
+	pt_stream_put(s);
+	return ret;
+}
+
+static int pt_ioc_get_filter(void __user *uarg)
+{
+	struct posix_trace_event_set set;
+	struct posix_trace_filter f;
+	struct pt_stream *s;
+	int ret = pt_copy_arg(&f, sizeof(f), PT_ARG_MIN(struct posix_trace_filter), uarg);
+
+	if (ret)
+		return ret;
+	if (f.how || f.reserved0 || f.thread || f.address || !PT_RESERVED_ZERO(&f))
+		return -EINVAL;
+	s = pt_stream_lookup(f.trid);
+	if (!s)
+		return -EINVAL;
+	pt_stream_get_filter(s, &set);
+	pt_stream_put(s);
+	return pt_copy_out(u64_to_user_ptr(f.set_ptr), &set, sizeof(set));
+}
+
 long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *uarg = (void __user *)arg;
@@ -316,6 +360,10 @@ long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pt_ioc_eventid_name(uarg);
 	case POSIX_TRACE_IOC_EVENTTYPES:
 		return pt_ioc_eventtypes(uarg);
+	case POSIX_TRACE_IOC_SET_FILTER:
+		return pt_ioc_set_filter(uarg);
+	case POSIX_TRACE_IOC_GET_FILTER:
+		return pt_ioc_get_filter(uarg);
 	default:
 		return -ENOTTY;
 	}

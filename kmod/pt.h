@@ -11,6 +11,7 @@
 #ifndef PT_H
 #define PT_H
 
+#include <linux/bitmap.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -143,6 +144,8 @@ struct pt_stream {
 	void *cons;
 	size_t cons_size;
 	struct rcu_work free_work;
+	/* Ids not recorded (TEF); written under pt_ctl_lock, read locklessly. */
+	DECLARE_BITMAP(filter, POSIX_TRACE_ID_NR);
 	char name[POSIX_TRACE_NAME_MAX];
 	unsigned int nr_lanes;
 	struct pt_lane lanes[];
@@ -172,6 +175,9 @@ void pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c);
 void pt_stream_try_restart(struct pt_stream *s);
 void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st);
 int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime);
+int pt_stream_set_filter(struct pt_stream *s, const struct posix_trace_filter *f,
+			 const struct posix_trace_event_set *set);
+void pt_stream_get_filter(struct pt_stream *s, struct posix_trace_event_set *set);
 void pt_shutdown_owned_by(struct pid *tgid);
 void pt_detach_proc(struct pt_proc *proc);
 

@@ -163,7 +163,8 @@ static void pt_autostop(struct pt_stream *s, struct pt_lane *l)
 }
 
 /*
- * Record @ev in the lane of the current CPU.  User events need a running
+ * Record @ev in the lane of the current CPU unless the stream filters it
+ * out.  User events need a running
  * stream and fit in the lane's capacity; control events (ev->control) may
  * also use the reserve, so START/STOP never cause a loss.
  */
@@ -174,6 +175,9 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 	unsigned long flags;
 	u64 limit;
 
+	/* Filtered-out ids are not recorded; control events always are. */
+	if (!ev->control && test_bit(ev->id, s->filter))
+		return;
 	l = &s->lanes[raw_smp_processor_id() % s->nr_lanes];
 	limit = s->capacity + (ev->control ? PT_LANE_RESERVE : 0);
 	spin_lock_irqsave(&l->lock, flags);

@@ -285,10 +285,12 @@ err_limit:
 	return ret == -ERESTARTSYS ? -EINTR : ret;
 }
 
-static void pt_filter_event_set(struct posix_trace_event_set *set)
+/* The stream's filter as a trace_event_set_t (START and FILTER data). */
+static void pt_filter_event_set(struct pt_stream *s, struct posix_trace_event_set *set)
 {
 	memset(set, 0, sizeof(*set));
 	set->magic = POSIX_TRACE_EVSET_MAGIC;
+	bitmap_to_arr64(set->bits, s->filter, POSIX_TRACE_ID_NR);
 }
 
 /*
@@ -316,7 +318,7 @@ static void pt_record_start(struct pt_stream *s, const struct posix_trace_ctl *c
 		.control = true,
 	};
 
-	pt_filter_event_set(&filter);
+	pt_filter_event_set(s, &filter);
 	pt_event_caller(&ev, c);
 	pt_record(s, &ev);
 }
@@ -486,6 +488,59 @@ void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st)
 			   (state == PT_SUSPENDED_FULL && !pt_stream_empty(s));
 	st->overrun = atomic_xchg(&s->overrun, 0);
 	mutex_unlock(&pt_ctl_lock);
+}
+
+void pt_stream_get_filter(struct pt_stream *s, struct posix_trace_event_set *set)
+{
+	mutex_lock(&pt_ctl_lock);
+	pt_filter_event_set(s, set);
+	mutex_unlock(&pt_ctl_lock);
+}
+
+/*
+ * posix_trace_set_filter(): while running, a FILTER event carrying the old
+ * and the new set is recorded first (SETFILT-4); control events are never
+ * filtered (spec 5.10).  The event path reads the bitmap without a lock:
+ * an event racing with the call may see either filter (SETFILT-6).
+ */
+int pt_stream_set_filter(struct pt_stream *s, const struct posix_trace_filter *f,
+			 const struct posix_trace_event_set *set)
+{
+	struct posix_trace_event_set sets[2];
+	DECLARE_BITMAP(bits, POSIX_TRACE_ID_NR);
+	DECLARE_BITMAP(given, POSIX_TRACE_ID_NR);
+	struct posix_trace_ctl c = { .thread = f->thread, .address = f->address };
+	struct pt_event ev = {
+		.id = POSIX_TRACE_ID_FILTER,
+		.data = sets,
+		.data_len = sizeof(sets),
+		.control = true,
+	};
+
+	if (mutex_lock_interruptible(&pt_ctl_lock))
+		return -EINTR;
+	bitmap_from_arr64(given, set->bits, POSIX_TRACE_ID_NR);
+	switch (f->how) {
+	case POSIX_TRACE_FILTER_SET:
+		bitmap_copy(bits, given, POSIX_TRACE_ID_NR);
+		break;
+	case POSIX_TRACE_FILTER_ADD:
+		bitmap_or(bits, s->filter, given, POSIX_TRACE_ID_NR);
+		break;
+	default:
+		bitmap_andnot(bits, s->filter, given, POSIX_TRACE_ID_NR);
+		break;
+	}
+	if (atomic_read(&s->state) == PT_RUNNING) {
+		pt_filter_event_set(s, &sets[0]);
+		sets[1] = sets[0];
+		bitmap_to_arr64(sets[1].bits, bits, POSIX_TRACE_ID_NR);
+		pt_event_caller(&ev, &c);
+		pt_record(s, &ev);
+	}
+	bitmap_copy(s->filter, bits, POSIX_TRACE_ID_NR);
+	mutex_unlock(&pt_ctl_lock);
+	return 0;
 }
 
 /*

@@ -42,6 +42,16 @@ static long pt_sysconf_trace(void)
 	return pt_sysconf_query(&q) ? -1 : PT_OPTION_VERSION;
 }
 
+/* A sub-option is there when the loaded module says it implements it. */
+static long pt_sysconf_feature(uint64_t feature)
+{
+	struct posix_trace_query q;
+
+	if (pt_sysconf_query(&q) || !(q.features & feature))
+		return -1;
+	return PT_OPTION_VERSION;
+}
+
 /* TRACE_SYS_MAX is the module parameter max_streams (5.2). */
 static long pt_sysconf_sys_max(void)
 {
@@ -57,11 +67,13 @@ static int pt_sysconf(int name, long *val)
 	case _SC_TRACE:
 		*val = pt_sysconf_trace();
 		return 1;
-	/*
-	 * The sub-options are claimed once their issue lands: event filter
-	 * by issue 3, inheritance by issue 4, trace log by issue 5.
-	 */
 	case _SC_TRACE_EVENT_FILTER:
+		*val = pt_sysconf_feature(POSIX_TRACE_FEAT_FILTER);
+		return 1;
+	/*
+	 * Claimed once their issue lands: inheritance by issue 4, trace log
+	 * by issue 5.
+	 */
 	case _SC_TRACE_INHERIT:
 	case _SC_TRACE_LOG:
 		*val = -1;

@@ -26,6 +26,7 @@
 #define POSIX_TRACE_FEAT_TRACE		_BITULL(0)	/* Trace option */
 #define POSIX_TRACE_FEAT_PROC_PAGE	_BITULL(1)	/* per-process page */
 #define POSIX_TRACE_FEAT_MMAP_READ	_BITULL(2)	/* mapped lanes */
+#define POSIX_TRACE_FEAT_FILTER		_BITULL(3)	/* Trace Event Filter */
 
 /* Limits shared by module and library (spec 5.2). */
 #define POSIX_TRACE_EVENT_NAME_MAX	255	/* without the NUL */
@@ -358,6 +359,34 @@ struct posix_trace_eventtypes {
 	__u64 reserved[2];
 };
 
+/* posix_trace_filter.how, same values as <trace.h>. */
+#define POSIX_TRACE_FILTER_SET		1
+#define POSIX_TRACE_FILTER_ADD		2
+#define POSIX_TRACE_FILTER_SUB		3
+
+/**
+ * struct posix_trace_filter - POSIX_TRACE_IOC_SET_FILTER / _GET_FILTER
+ * @size:	Input: sizeof.
+ * @trid:	Input: stream.
+ * @how:	SET: Input, POSIX_TRACE_FILTER_*; GET: zero.
+ * @reserved0:	zero.
+ * @thread:	SET: Input, pthread_t of the caller (FILTER event); GET: zero.
+ * @address:	SET: Input, return address of the call; GET: zero.
+ * @set_ptr:	Input: pointer to a struct posix_trace_event_set; SET reads
+ *		it, GET writes the stream's filter into it.
+ * @reserved:	zero.
+ */
+struct posix_trace_filter {
+	__u32 size;
+	__u32 trid;
+	__u32 how;
+	__u32 reserved0;
+	__u64 thread;
+	__u64 address;
+	__u64 set_ptr;
+	__u64 reserved[2];
+};
+
 #define POSIX_TRACE_IOC_MAGIC	0xB9
 
 #define POSIX_TRACE_IOC_QUERY	_IOWR(POSIX_TRACE_IOC_MAGIC, 0x00, struct posix_trace_query)
@@ -372,5 +401,7 @@ struct posix_trace_eventtypes {
 #define POSIX_TRACE_IOC_EVENTID_OPEN _IOWR(POSIX_TRACE_IOC_MAGIC, 0x09, struct posix_trace_eventid)
 #define POSIX_TRACE_IOC_EVENTID_NAME _IOW(POSIX_TRACE_IOC_MAGIC, 0x0a, struct posix_trace_eventid)
 #define POSIX_TRACE_IOC_EVENTTYPES _IOWR(POSIX_TRACE_IOC_MAGIC, 0x0b, struct posix_trace_eventtypes)
+#define POSIX_TRACE_IOC_SET_FILTER _IOW(POSIX_TRACE_IOC_MAGIC, 0x0c, struct posix_trace_filter)
+#define POSIX_TRACE_IOC_GET_FILTER _IOW(POSIX_TRACE_IOC_MAGIC, 0x0d, struct posix_trace_filter)
 
 #endif /* _UAPI_LINUX_POSIX_TRACE_H */
