@@ -17,12 +17,6 @@
 #define MAX_EVS		32
 
 /* Events with room for the data of a FILTER event (two sets). */
-struct fev {
-	struct posix_trace_event_info info;
-	size_t len;
-	int unavailable;
-	unsigned char data[2 * SETSZ + 64];
-};
 
 FIXTURE(filter) {
 	trace_id_t trid;
@@ -67,31 +61,7 @@ FIXTURE_TEARDOWN(filter)
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-static int f_try(trace_id_t trid, struct fev *ev)
-{
-	ev->unavailable = -1;
-	ev->len = (size_t)-1;
-	return posix_trace_trygetnext_event(trid, &ev->info, ev->data,
-					    sizeof(ev->data), &ev->len,
-					    &ev->unavailable);
-}
 
-/* Read every available event (at most @max).  0 or the first error. */
-static int f_drain(trace_id_t trid, struct fev *evs, int max, int *n)
-{
-	int ret;
-
-	*n = 0;
-	while (*n < max) {
-		ret = f_try(trid, &evs[*n]);
-		if (ret)
-			return ret;
-		if (evs[*n].unavailable)
-			return 0;
-		(*n)++;
-	}
-	return 0;
-}
 
 /* An empty set plus the @n ids of @ids.  0 or an error. */
 static int set_of(trace_event_set_t *s, const trace_event_id_t *ids, int n)
@@ -152,7 +122,7 @@ static void user_event(trace_event_id_t id, int v)
 	posix_trace_event(id, &v, sizeof(v));
 }
 
-static int ev_int(const struct fev *ev)
+static int ev_int(const struct pt_ev *ev)
 {
 	int v;
 
@@ -335,7 +305,7 @@ TEST_F(filter, invalid_trid_is_einval)
 /* REQ: CREATE-11 RULE-80 MODEL-4 FN-5 5.20 (fork child's trid) */
 TEST_F(filter, fork_child_trid_is_einval_and_parent_filter_unchanged)
 {
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t want;
 	int res[4], pipefd[2], n, status;
 	pid_t pid;
@@ -382,7 +352,7 @@ TEST_F(filter, fork_child_trid_is_einval_and_parent_filter_unchanged)
 
 	ASSERT_FILTER(self->trid, &want);
 	/* No FILTER event either: only START is in the stream. */
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 }
@@ -392,7 +362,7 @@ TEST_F(filter, invalid_set_or_how_is_einval_and_changes_nothing)
 {
 	int bad_how[] = { 0, 4, -1, INT_MAX, INT_MIN };
 	trace_event_set_t want, zero, good;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	unsigned int i;
 	int how, n;
 
@@ -402,7 +372,7 @@ TEST_F(filter, invalid_set_or_how_is_einval_and_changes_nothing)
 					    POSIX_TRACE_SET_EVENTSET));
 	/* Running: a failed call must not record a FILTER event either. */
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 
@@ -424,7 +394,7 @@ TEST_F(filter, invalid_set_or_how_is_einval_and_changes_nothing)
 	EXPECT_EQ(EINVAL, posix_trace_get_filter(self->trid, NULL));
 
 	ASSERT_FILTER(self->trid, &want);
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	EXPECT_EQ(0, n) TH_LOG("failed set_filter recorded %s",
 			       pt_id_str(evs[0].info.posix_event_id));
 }
@@ -437,7 +407,7 @@ TEST_F(filter, invalid_set_or_how_is_einval_and_changes_nothing)
 TEST_F(filter, filtered_user_event_is_not_recorded)
 {
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n;
 
@@ -450,7 +420,7 @@ TEST_F(filter, filtered_user_event_is_not_recorded)
 	user_event(b, 2);
 	user_event(a, 3);
 	user_event(b, 4);
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(3, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(b, evs[1].info.posix_event_id);
@@ -463,7 +433,7 @@ TEST_F(filter, filtered_user_event_is_not_recorded)
 TEST_F(filter, filter_is_per_stream)
 {
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n;
 
@@ -480,13 +450,13 @@ TEST_F(filter, filter_is_per_stream)
 	user_event(a, 1);
 	user_event(b, 2);
 
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(b, evs[1].info.posix_event_id);
 	EXPECT_EQ(2, ev_int(&evs[1]));
 
-	ASSERT_EQ(0, f_drain(self->trid2, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid2, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(a, evs[1].info.posix_event_id);
@@ -502,7 +472,7 @@ TEST_F(filter, filter_is_per_stream)
 TEST_F(filter, unnamed_userevent_can_be_filtered)
 {
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n;
 
@@ -514,7 +484,7 @@ TEST_F(filter, unnamed_userevent_can_be_filtered)
 	user_event(POSIX_TRACE_UNNAMED_USEREVENT, 1);
 	user_event(a, 2);
 	user_event(POSIX_TRACE_UNNAMED_USEREVENT, 3);
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(a, evs[1].info.posix_event_id);
@@ -528,7 +498,7 @@ TEST_F(filter, unnamed_userevent_can_be_filtered)
 /* REQ: 5.10 5.24 RULE-49 RULE-55 HDR-11 */
 TEST_F(filter, error_event_can_be_filtered_per_stream)
 {
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n, err;
 
@@ -542,7 +512,7 @@ TEST_F(filter, error_event_can_be_filtered_per_stream)
 	user_event(POSIX_TRACE_UNNAMED_USEREVENT, 7);
 
 	/* Unfiltered stream: ERROR(EFAULT), then the good event. */
-	ASSERT_EQ(0, f_drain(self->trid2, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid2, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	ASSERT_EQ(POSIX_TRACE_ERROR, evs[0].info.posix_event_id);
 	ASSERT_EQ(sizeof(int), evs[0].len);
@@ -551,7 +521,7 @@ TEST_F(filter, error_event_can_be_filtered_per_stream)
 	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[1].info.posix_event_id);
 
 	/* Filtering stream: only the good event. */
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[0].info.posix_event_id);
 	EXPECT_EQ(7, ev_int(&evs[0]));
@@ -561,7 +531,7 @@ TEST_F(filter, error_event_can_be_filtered_per_stream)
 TEST_F(filter, control_events_are_recorded_even_when_filtered)
 {
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t all, s;
 	int n, i;
 
@@ -579,7 +549,7 @@ TEST_F(filter, control_events_are_recorded_even_when_filtered)
 	user_event(b, 3);
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	for (i = 0; i < n; i++)
 		TH_LOG("event %d: %s", i, pt_id_str(evs[i].info.posix_event_id));
 	ASSERT_EQ(3, n);
@@ -593,7 +563,7 @@ TEST_F(filter, control_events_are_recorded_even_when_filtered)
 	/* Started again with the (still almost full) filter: START again. */
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	user_event(b, 4);
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 }
@@ -603,7 +573,7 @@ TEST_F(filter, start_event_carries_the_filter_in_effect)
 {
 	trace_event_set_t s, cur, got;
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	int n;
 
 	two_ids(_metadata, &a, &b);
@@ -612,7 +582,7 @@ TEST_F(filter, start_event_carries_the_filter_in_effect)
 					    POSIX_TRACE_SET_EVENTSET));
 	ASSERT_EQ(0, posix_trace_get_filter(self->trid, &cur));
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	ASSERT_EQ(SETSZ, evs[0].len);
@@ -632,7 +602,7 @@ TEST_F(filter, start_event_carries_the_filter_in_effect)
 					    POSIX_TRACE_ADD_EVENTSET));
 	ASSERT_EQ(0, posix_trace_get_filter(self->trid, &cur));
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_STOP, evs[0].info.posix_event_id);
 	ASSERT_EQ(POSIX_TRACE_START, evs[1].info.posix_event_id);
@@ -665,7 +635,7 @@ static void *call_set_filter(void *arg)
 
 /* Check a FILTER event: data (old, new), the caller's pid and thread. */
 static void check_filter_event(struct __test_metadata *_metadata,
-			       const struct fev *ev,
+			       const struct pt_ev *ev,
 			       const trace_event_set_t *old_want,
 			       const trace_event_set_t *new_want,
 			       pthread_t thread)
@@ -693,7 +663,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	trace_event_set_t empty, s1, add, s2, sub, s3;
 	struct filter_call c = { 0 };
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	uint64_t before, after, ts;
 	pthread_t th;
 	int n;
@@ -708,7 +678,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s1,
 					    POSIX_TRACE_SET_EVENTSET));
 	after = pt_realtime_ns();
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	check_filter_event(_metadata, &evs[0], &empty, &s1, pthread_self());
 	ts = pt_ts_ns(&evs[0].info.posix_timestamp);
@@ -724,7 +694,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	ASSERT_EQ(0, pthread_create(&th, NULL, call_set_filter, &c));
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	ASSERT_EQ(0, c.ret);
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	check_filter_event(_metadata, &evs[0], &s1, &s2, c.self);
 
@@ -733,7 +703,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	ASSERT_EQ(0, SET_OF(&s3, b, POSIX_TRACE_ERROR));
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &sub,
 					    POSIX_TRACE_SUB_EVENTSET));
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	check_filter_event(_metadata, &evs[0], &s2, &s3, pthread_self());
 	/* Both halves also say so through ismember directly. */
@@ -751,7 +721,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	/* A change that changes nothing while running: still an event. */
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s3,
 					    POSIX_TRACE_SET_EVENTSET));
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	check_filter_event(_metadata, &evs[0], &s3, &s3, pthread_self());
 }
@@ -760,7 +730,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 TEST_F(filter, set_filter_while_suspended_records_nothing)
 {
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n, i;
 
@@ -771,10 +741,10 @@ TEST_F(filter, set_filter_while_suspended_records_nothing)
 					    POSIX_TRACE_SET_EVENTSET));
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s,
 					    POSIX_TRACE_ADD_EVENTSET));
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(0, n);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	for (i = 0; i < n; i++)
 		TH_LOG("event %d: %s", i, pt_id_str(evs[i].info.posix_event_id));
 	ASSERT_EQ(1, n);
@@ -788,7 +758,7 @@ TEST_F(filter, set_filter_while_suspended_records_nothing)
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s,
 					    POSIX_TRACE_SUB_EVENTSET));
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	for (i = 0; i < n; i++)
 		TH_LOG("event %d: %s", i, pt_id_str(evs[i].info.posix_event_id));
 	ASSERT_EQ(2, n);
@@ -800,7 +770,7 @@ TEST_F(filter, set_filter_while_suspended_records_nothing)
 TEST_F(filter, filter_applies_to_events_after_set_filter)
 {
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n;
 
@@ -816,7 +786,7 @@ TEST_F(filter, filter_applies_to_events_after_set_filter)
 					    POSIX_TRACE_SUB_EVENTSET));
 	user_event(a, 4);
 
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(5, n);
 	/* Recorded before the filter: still read back. */
 	EXPECT_EQ(a, evs[0].info.posix_event_id);
@@ -834,7 +804,7 @@ TEST_F(filter, filter_applies_to_events_after_set_filter)
 TEST_F(filter, clear_keeps_the_filter)
 {
 	trace_event_id_t a, b;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t s, got;
 	int n;
 
@@ -848,7 +818,7 @@ TEST_F(filter, clear_keeps_the_filter)
 	ASSERT_FILTER(self->trid, &s);
 	user_event(a, 2);
 	user_event(b, 3);
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(b, evs[0].info.posix_event_id);
 	EXPECT_EQ(3, ev_int(&evs[0]));
@@ -859,7 +829,7 @@ TEST_F(filter, clear_keeps_the_filter)
 	ASSERT_FILTER(self->trid, &s);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	user_event(a, 4);
-	ASSERT_EQ(0, f_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	ASSERT_EQ(SETSZ, evs[0].len);
@@ -871,7 +841,7 @@ TEST_F(filter, clear_keeps_the_filter)
 TEST_F(filter, traced_child_event_filtered_before_the_child_registers_it)
 {
 	trace_event_id_t pre, child_pre, other;
-	struct fev evs[MAX_EVS];
+	struct pt_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int cpid, n, i;
 
@@ -899,7 +869,7 @@ TEST_F(filter, traced_child_event_filtered_before_the_child_registers_it)
 	ASSERT_EQ(0, pt_agent_event(&self->agent, other, 1, NULL));
 	ASSERT_EQ(0, pt_agent_event(&self->agent, child_pre, 2, NULL));
 
-	ASSERT_EQ(0, f_drain(self->trid2, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, pt_drain(self->trid2, evs, MAX_EVS, &n));
 	for (i = 0; i < n; i++)
 		TH_LOG("event %d: %s", i, pt_id_str(evs[i].info.posix_event_id));
 	ASSERT_EQ(2, n);

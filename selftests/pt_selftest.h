@@ -62,7 +62,8 @@
 
 #define PT_DEVICE		"/dev/posix_trace"
 #define PT_SMALL_STREAM		4096
-#define PT_EV_DATA_MAX		256
+/* Room for the largest system event, FILTER: two trace_event_set_t. */
+#define PT_EV_DATA_MAX		512
 #define PT_NSEC_PER_SEC		1000000000ULL
 /* Slack allowed when comparing event timestamps with clock_gettime(). */
 #define PT_TS_SLACK_NS		(5 * 1000 * 1000ULL)
