@@ -277,13 +277,11 @@ static int pt_ioc_eventtypes(void __user *uarg)
 
 	if (ret)
 		return ret;
-	if (t.nr_user || t.reserved0 || !PT_RESERVED_ZERO(&t))
+	if (!t.trid || t.nr_user || t.reserved0 || !PT_RESERVED_ZERO(&t))
 		return -EINVAL;
 	map = pt_eventid_map(t.trid, false);
-	if (!t.trid || !map) {
-		pt_map_put(map);
+	if (!map)
 		return -EINVAL;
-	}
 	/* Pairs with smp_store_release() in pt_map_open(). */
 	t.nr_user = smp_load_acquire(&map->count);
 	pt_map_put(map);

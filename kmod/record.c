@@ -24,6 +24,9 @@
 
 #define PT_REC_HDR	sizeof(struct posix_trace_record)
 
+/* Data is padded to 8 bytes with zeros. */
+static const u8 pt_zero_pad[7];
+
 static void pt_ring_write(struct pt_lane *l, u64 pos, const void *src, size_t len)
 {
 	u64 off = pos % l->size;
@@ -32,16 +35,6 @@ static void pt_ring_write(struct pt_lane *l, u64 pos, const void *src, size_t le
 	memcpy(l->ring + off, src, first);
 	if (first < len)
 		memcpy(l->ring, (const u8 *)src + first, len - first);
-}
-
-static void pt_ring_zero(struct pt_lane *l, u64 pos, size_t len)
-{
-	u64 off = pos % l->size;
-	size_t first = min_t(u64, len, l->size - off);
-
-	memset(l->ring + off, 0, first);
-	if (first < len)
-		memset(l->ring, 0, len - first);
 }
 
 static void pt_ring_read(struct pt_lane *l, u64 pos, void *dst, size_t len)
@@ -139,8 +132,8 @@ static void pt_lane_append(struct pt_stream *s, struct pt_lane *l,
 	smp_wmb();	/* oldest (evictions) before the bytes they free */
 	pt_ring_write(l, l->head, &rec, sizeof(rec));
 	pt_ring_write(l, l->head + PT_REC_HDR, ev->data, ev->data_len);
-	pt_ring_zero(l, l->head + PT_REC_HDR + ev->data_len,
-		     size - PT_REC_HDR - ev->data_len);
+	pt_ring_write(l, l->head + PT_REC_HDR + ev->data_len, pt_zero_pad,
+		      size - PT_REC_HDR - ev->data_len);
 	l->seq++;
 	l->head += size;
 	/* Publish the record: pairs with the reader's load-acquire of head. */

@@ -119,12 +119,7 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
 	s->owner = get_pid(task_tgid(current));
 	s->pidns = get_pid_ns(task_active_pid_ns(current));
 	if (pt_stream_alloc_buffers(s)) {
-		vfree(s->ro);
-		vfree(s->cons);
-		put_pid_ns(s->pidns);
-		put_pid(s->owner);
-		kfree(s);
-		module_put(THIS_MODULE);
+		pt_stream_put(s);	/* the release path frees what exists */
 		return NULL;
 	}
 	return s;

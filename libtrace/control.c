@@ -9,14 +9,6 @@
 #include <sys/mman.h>
 #include "handle.h"
 
-/* Stream-full policy to use: an explicit setting wins, else LOOP for a
- * stream without log (spec 5.6). */
-static int pt_stream_policy(const trace_attr_t *a)
-{
-	return (a->__flags & PT_ATTR_STREAM_POLICY_SET) ? a->__stream_policy :
-							  POSIX_TRACE_LOOP;
-}
-
 /* The read-only region is written by the kernel only; still, check the
  * layout once so a kernel bug cannot send the reader outside it. */
 static int pt_check_layout(const struct pt_handle *h)
@@ -133,7 +125,7 @@ PT_EXPORT int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,
 	struct posix_trace_create c = { .size = sizeof(c) };
 	struct posix_trace_ctl ctl;
 	trace_attr_t defaults;
-	int ret;
+	int policy, ret;
 
 	if (!trid)
 		return EINVAL;
@@ -143,10 +135,12 @@ PT_EXPORT int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,
 	} else if (pt_attr_check(attr)) {
 		return EINVAL;
 	}
-	if (pt_stream_policy(attr) == POSIX_TRACE_FLUSH)
+	/* Unset means LOOP for a stream without log (spec 5.6). */
+	posix_trace_attr_getstreamfullpolicy(attr, &policy);
+	if (policy == POSIX_TRACE_FLUSH)
 		return EINVAL;	/* CREATE-12: FLUSH needs a log */
 	c.pid = (uint32_t)pid;
-	c.stream_policy = (uint32_t)pt_stream_policy(attr);
+	c.stream_policy = (uint32_t)policy;
 	c.inherit = (uint32_t)attr->__inheritance;
 	c.stream_size = attr->__stream_size;
 	c.max_data_size = attr->__max_data_size;
