@@ -11,8 +11,18 @@
 
 #define PT_STACK_DATA	256
 
-/* Largest max-data-size among the streams tracing @proc. */
-static u64 pt_proc_max_data(struct pt_proc *proc, bool *restart)
+/* The streams a request is for: all (trid 0) or one. */
+static bool pt_req_wants(const struct posix_trace_event_req *req,
+			 const struct pt_attach *a)
+{
+	if (req->flags & POSIX_TRACE_EVENT_UNSLOTTED)
+		return a->slot < 0;
+	return !req->trid || req->trid == a->stream->trid;
+}
+
+/* Largest max-data-size among the streams the request is for. */
+static u64 pt_proc_max_data(struct pt_proc *proc,
+			    const struct posix_trace_event_req *req, bool *restart)
 {
 	struct pt_attach *a;
 	u64 max = 0;
@@ -20,6 +30,9 @@ static u64 pt_proc_max_data(struct pt_proc *proc, bool *restart)
 	rcu_read_lock();
 	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
 		int state = atomic_read(&a->stream->state);
+
+		if (!pt_req_wants(req, a))
+			continue;
 
 		if (state == PT_AUTOSTOPPED)
 			*restart = true;
@@ -47,15 +60,26 @@ static void pt_proc_restart(struct pt_proc *proc)
  * stream seen by pt_proc_max_data(); a stream attached since gets no more
  * than that.
  */
-static void pt_proc_record(struct pt_proc *proc, struct pt_event *ev,
-			   u64 want_len, u64 have_len)
+static void pt_proc_record(struct pt_proc *proc,
+			   const struct posix_trace_event_req *req, bool restarted,
+			   struct pt_event *ev, u64 want_len, u64 have_len)
 {
+	u64 now = ktime_get_ns();
 	struct pt_attach *a;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
 		struct pt_stream *s = a->stream;
 
+		if (!pt_req_wants(req, a))
+			continue;
+		/* The library's timestamp, so an event that reaches some
+		 * streams through lanes and others here is the same event;
+		 * bounded so it can only misplace the caller's own events.
+		 * Not after a restart: the event must follow its START.
+		 */
+		ev->timestamp = req->timestamp && !restarted ?
+			clamp(req->timestamp, s->created_mono, now) : now;
 		ev->data_len = min3(want_len, s->max_data, have_len);
 		ev->truncated = want_len > s->max_data;
 		pt_record(s, ev);
@@ -63,7 +87,8 @@ static void pt_proc_record(struct pt_proc *proc, struct pt_event *ev,
 	rcu_read_unlock();
 }
 
-static void pt_proc_record_error(struct pt_proc *proc, int err)
+static void pt_proc_record_error(struct pt_proc *proc,
+				 const struct posix_trace_event_req *req, int err)
 {
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_ERROR,
@@ -74,8 +99,10 @@ static void pt_proc_record_error(struct pt_proc *proc, int err)
 	struct pt_attach *a;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(a, &proc->streams, proc_node)
-		pt_record(a->stream, &ev);
+	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
+		if (pt_req_wants(req, a))
+			pt_record(a->stream, &ev);
+	}
 	rcu_read_unlock();
 }
 
@@ -100,25 +127,25 @@ int pt_event_from_user(const struct posix_trace_event_req *req)
 	/* Ids the process never opened, and system ids, are not recordable. */
 	if (!pt_map_valid_id(proc->map, req->event_id))
 		goto out;
-	len = pt_proc_max_data(proc, &restart);
+	len = pt_proc_max_data(proc, req, &restart);
 	if (restart)
 		pt_proc_restart(proc);
 	len = req->data_ptr ? min(req->data_len, len) : 0;
 	if (len > sizeof(stack_buf)) {
 		buf = kvmalloc(len, GFP_KERNEL);
 		if (!buf) {
-			pt_proc_record_error(proc, ENOMEM);
+			pt_proc_record_error(proc, req, ENOMEM);
 			ret = -ENOMEM;
 			goto out;
 		}
 	}
 	if (copy_from_user(buf, u64_to_user_ptr(req->data_ptr), len)) {
-		pt_proc_record_error(proc, EFAULT);
+		pt_proc_record_error(proc, req, EFAULT);
 		ret = -EFAULT;
 		goto out_free;
 	}
 	ev.data = buf;
-	pt_proc_record(proc, &ev, req->data_ptr ? req->data_len : 0, len);
+	pt_proc_record(proc, req, restart, &ev, req->data_ptr ? req->data_len : 0, len);
 out_free:
 	if (buf != stack_buf)
 		kvfree(buf);

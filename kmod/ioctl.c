@@ -7,6 +7,7 @@
 #include <linux/sched/signal.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "pt.h"
@@ -59,7 +60,8 @@ static int pt_ioc_query(void __user *uarg)
 	q.size = sizeof(q);
 	q.abi_version = POSIX_TRACE_ABI_VERSION;
 	q.features = POSIX_TRACE_FEAT_TRACE | POSIX_TRACE_FEAT_PROC_PAGE |
-		     POSIX_TRACE_FEAT_MMAP_READ | POSIX_TRACE_FEAT_FILTER;
+		     POSIX_TRACE_FEAT_MMAP_READ | POSIX_TRACE_FEAT_FILTER |
+		     POSIX_TRACE_FEAT_WRITER;
 	q.sys_max = pt_max_streams;
 	q.nr_lanes = nr_cpu_ids;
 	q.max_stream_size = pt_max_stream_size;
@@ -178,9 +180,46 @@ static int pt_ioc_event(void __user *uarg)
 
 	if (ret)
 		return ret;
+	if (req.flags & ~POSIX_TRACE_EVENT_UNSLOTTED)
+		return -EINVAL;
 	if (!PT_RESERVED_ZERO(&req))
 		return -EINVAL;
+	if ((req.flags & POSIX_TRACE_EVENT_UNSLOTTED) && req.trid)
+		return -EINVAL;
 	return pt_event_from_user(&req);
+}
+
+static int pt_ioc_writer_open(void __user *uarg)
+{
+	struct posix_trace_writer w;
+	int ret = pt_copy_arg(&w, sizeof(w), PT_ARG_MIN(struct posix_trace_writer), uarg);
+
+	if (ret)
+		return ret;
+	if (w.flags)
+		return -EINVAL;
+	if (w.index || w.mmap_offset || w.mmap_size || w.data_offset ||
+	    w.data_size || w.capacity || !PT_RESERVED_ZERO(&w))
+		return -EINVAL;
+	ret = pt_writer_open(&w);
+	if (ret)
+		return ret;
+	/* A lane the caller never learns about stays unused: harmless. */
+	return pt_copy_out(uarg, &w, sizeof(w));
+}
+
+static int pt_ioc_writer_notify(void __user *uarg)
+{
+	struct posix_trace_notify n;
+	int ret = pt_copy_arg(&n, sizeof(n), PT_ARG_MIN(struct posix_trace_notify), uarg);
+
+	if (ret)
+		return ret;
+	if (!PT_RESERVED_ZERO(&n))
+		return -EINVAL;
+	if (n.what != POSIX_TRACE_NOTIFY_WAKE && n.what != POSIX_TRACE_NOTIFY_FULL)
+		return -EINVAL;
+	return pt_writer_notify(&n);
 }
 
 /* The mapping an eventid request works on: the caller's own (trid 0) or
@@ -212,6 +251,35 @@ static struct pt_map *pt_eventid_map(u32 trid, bool create)
 	return map;
 }
 
+/* Tell the processes using the mapping that it has a new id, so their
+ * posix_trace_event() records it without a system call.
+ */
+static void pt_publish_ids(u32 trid)
+{
+	struct pt_attach *a;
+	struct pt_stream *s;
+	struct pt_proc *proc;
+
+	if (!trid) {
+		proc = pt_proc_find(task_tgid(current));
+		if (proc) {
+			pt_proc_publish_ids(proc);
+			pt_proc_put(proc);
+		}
+		return;
+	}
+	s = pt_stream_lookup(trid);
+	if (!s)
+		return;
+	rcu_read_lock();
+	list_for_each_entry_rcu(a, &s->targets, stream_node) {
+		if (a->proc->map == s->map)
+			pt_proc_publish_ids(a->proc);
+	}
+	rcu_read_unlock();
+	pt_stream_put(s);
+}
+
 static int pt_ioc_eventid_open(void __user *uarg)
 {
 	struct posix_trace_eventid e;
@@ -238,6 +306,8 @@ static int pt_ioc_eventid_open(void __user *uarg)
 		goto out;
 	}
 	ret = pt_map_open(map, name, &e.event_id);
+	if (!ret)
+		pt_publish_ids(e.trid);
 	pt_map_put(map);
 	if (!ret)
 		ret = pt_copy_out(uarg, &e, sizeof(e));
@@ -362,6 +432,10 @@ long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pt_ioc_set_filter(uarg);
 	case POSIX_TRACE_IOC_GET_FILTER:
 		return pt_ioc_get_filter(uarg);
+	case POSIX_TRACE_IOC_WRITER_OPEN:
+		return pt_ioc_writer_open(uarg);
+	case POSIX_TRACE_IOC_WRITER_NOTIFY:
+		return pt_ioc_writer_notify(uarg);
 	default:
 		return -ENOTTY;
 	}

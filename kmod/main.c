@@ -38,6 +38,14 @@ unsigned long pt_max_stream_size = 64UL << 20;
 module_param_named(max_stream_size, pt_max_stream_size, ulong, 0444);
 MODULE_PARM_DESC(max_stream_size, "largest stream-min-size in bytes (per lane)");
 
+unsigned int pt_max_writers = 64;
+module_param_named(max_writers, pt_max_writers, uint, 0644);
+MODULE_PARM_DESC(max_writers, "writer lanes per stream (<= 1024; more use the ioctl path)");
+
+unsigned int pt_max_writers_per_proc = 16;
+module_param_named(max_writers_per_proc, pt_max_writers_per_proc, uint, 0644);
+MODULE_PARM_DESC(max_writers_per_proc, "writer lanes of one process in one stream");
+
 static const struct file_operations pt_fops = {
 	.owner = THIS_MODULE,
 	.unlocked_ioctl = pt_ioctl,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mmap of the device: the caller's status page (offset 0) and, for a
- * stream the caller controls, its read-only lanes and its consumer page.
+ * mmap of the device: the caller's status page (offset 0); for a stream
+ * the caller controls, its read-only lanes and its consumer page; writer
+ * lanes for their owner and the controller (writer.c).
  * Offsets and lengths come from the kernel and must match exactly.
  */
 #include <linux/sched/signal.h>
@@ -10,7 +11,7 @@
 #include "compat.h"
 #include "pt.h"
 
-enum pt_region { PT_REGION_PROC, PT_REGION_RO, PT_REGION_CONS };
+enum pt_region { PT_REGION_PROC, PT_REGION_RO, PT_REGION_CONS, PT_REGION_WRITER };
 
 /* Read-only mappings may never become writable through mprotect(). */
 static int pt_vma_readonly(struct vm_area_struct *vma)
@@ -81,6 +82,8 @@ int pt_mmap(struct file *file, struct vm_area_struct *vma)
 	case PT_REGION_CONS:
 		return pt_mmap_stream(vma, pgoff >> 2, PT_REGION_CONS);
 	default:
-		return -EINVAL;
+		pgoff >>= 2;
+		return pt_writer_mmap(vma, pgoff >> PT_WRITER_INDEX_BITS,
+				      pgoff & (BIT(PT_WRITER_INDEX_BITS) - 1));
 	}
 }

@@ -45,6 +45,7 @@ static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map
 	if (!proc->map)
 		goto err_map;
 	proc->page->size = sizeof(*proc->page);
+	proc->page->nr_ids = proc->map->count;
 	kref_init(&proc->ref);
 	INIT_LIST_HEAD(&proc->streams);
 	INIT_WORK(&proc->exit_work, pt_proc_exit_work);
@@ -159,23 +160,135 @@ void pt_proc_forget_if_unused(struct pt_proc *proc)
 		pt_proc_put(proc);
 }
 
-/* Count the streams that want this group's events; posix_trace_event()
- * makes a system call only when the count is non-zero.
- */
-void pt_proc_update_active(struct pt_proc *proc)
+static u32 pt_slot_state(int state)
 {
-	struct pt_attach *a;
-	u32 active = 0;
+	switch (state) {
+	case PT_RUNNING:
+		return POSIX_TRACE_SLOT_RECORD;
+	case PT_AUTOSTOPPED:
+		return POSIX_TRACE_SLOT_KERNEL;
+	default:
+		return POSIX_TRACE_SLOT_OFF;
+	}
+}
+
+/*
+ * Mirror the state of @a's stream into its slot.  An auto-stop writes the
+ * slot without pt_ctl_lock, so re-read the state after the store: of two
+ * racing calls the later store is always the current state.
+ */
+void pt_slot_sync_state(struct pt_attach *a)
+{
+	struct posix_trace_proc_stream *slot = &a->proc->page->slots[a->slot];
+	int state;
+
+	do {
+		state = atomic_read(&a->stream->state);
+		WRITE_ONCE(slot->state, pt_slot_state(state));
+		smp_mb();	/* the slot before the re-read */
+	} while (atomic_read(&a->stream->state) != state);
+}
+
+/* Publish the number of ids the group's mapping defines; never lowers it,
+ * as two threads opening names may report their counts in either order.
+ */
+void pt_proc_publish_ids(struct pt_proc *proc)
+{
+	/* Pairs with the release of the count in pt_map_open(). */
+	u32 count = smp_load_acquire(&proc->map->count);
+	u32 old = READ_ONCE(proc->page->nr_ids);
+
+	while (old < count) {
+		u32 prev = cmpxchg(&proc->page->nr_ids, old, count);
+
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
+int pt_proc_slot_get(struct pt_proc *proc)
+{
+	int slot;
 
 	lockdep_assert_held(&pt_ctl_lock);
-	list_for_each_entry(a, &proc->streams, proc_node) {
-		int state = atomic_read(&a->stream->state);
+	slot = find_first_zero_bit(&proc->slots_used, POSIX_TRACE_PROC_STREAMS);
+	if (slot >= POSIX_TRACE_PROC_STREAMS)
+		return -EAGAIN;
+	__set_bit(slot, &proc->slots_used);
+	return slot;
+}
 
-		if (state == PT_RUNNING || state == PT_AUTOSTOPPED)
-			active++;
+void pt_proc_slot_put(struct pt_proc *proc, int slot)
+{
+	lockdep_assert_held(&pt_ctl_lock);
+	__clear_bit(slot, &proc->slots_used);
+}
+
+static void pt_slot_fill(struct pt_attach *a, struct posix_trace_proc_stream *slot)
+{
+	u64 filter[ARRAY_SIZE(slot->filter)];
+	struct pt_stream *s = a->stream;
+	unsigned int i;
+
+	WRITE_ONCE(slot->policy, s->policy);
+	WRITE_ONCE(slot->max_data, s->max_data);
+	bitmap_to_arr64(filter, s->filter, POSIX_TRACE_ID_NR);
+	for (i = 0; i < ARRAY_SIZE(filter); i++)
+		WRITE_ONCE(slot->filter[i], filter[i]);
+	pt_slot_sync_state(a);
+}
+
+/*
+ * Rewrite the group's page from the streams tracing it: what its
+ * posix_trace_event() needs to record without a system call.  The
+ * generation changes whenever a slot changes hands, so the library knows
+ * to drop the lanes it keeps for the old stream.
+ */
+void pt_proc_update_page(struct pt_proc *proc)
+{
+	struct posix_trace_proc_page *pg = proc->page;
+	u32 active = 0, nr = 0, unslotted = 0;
+	bool moved = false;
+	struct pt_attach *a;
+	int i;
+
+	lockdep_assert_held(&pt_ctl_lock);
+	for (i = 0; i < POSIX_TRACE_PROC_STREAMS; i++) {
+		if (!test_bit(i, &proc->slots_used) && pg->slots[i].trid) {
+			WRITE_ONCE(pg->slots[i].state, POSIX_TRACE_SLOT_OFF);
+			WRITE_ONCE(pg->slots[i].trid, 0);
+			moved = true;
+		}
 	}
-	WRITE_ONCE(proc->page->active, active);
-	WRITE_ONCE(proc->page->generation, proc->page->generation + 1);
+	list_for_each_entry(a, &proc->streams, proc_node) {
+		struct posix_trace_proc_stream *slot;
+
+		if (a->slot < 0)
+			WRITE_ONCE(a->slot, pt_proc_slot_get(proc));
+		if (a->slot < 0) {
+			int state = atomic_read(&a->stream->state);
+
+			if (state == PT_RUNNING || state == PT_AUTOSTOPPED)
+				unslotted++;
+			continue;
+		}
+		slot = &pg->slots[a->slot];
+		if (slot->trid != a->stream->trid) {
+			WRITE_ONCE(slot->state, POSIX_TRACE_SLOT_OFF);
+			WRITE_ONCE(slot->trid, a->stream->trid);
+			moved = true;
+		}
+		pt_slot_fill(a, slot);
+		active += READ_ONCE(slot->state) != POSIX_TRACE_SLOT_OFF;
+		nr = max_t(u32, nr, a->slot + 1);
+	}
+	pt_proc_publish_ids(proc);
+	WRITE_ONCE(pg->nr_slots, nr);
+	WRITE_ONCE(pg->unslotted, unslotted);
+	WRITE_ONCE(pg->active, active + unslotted);
+	if (moved)
+		WRITE_ONCE(pg->generation, pg->generation + 1);
 }
 
 /* The group is gone: shut down the streams it controls (spec 4.10), stop

@@ -32,6 +32,8 @@ extern struct mutex pt_ctl_lock;	/* see the lock order above */
 extern struct workqueue_struct *pt_wq;
 extern unsigned int pt_max_streams;
 extern unsigned long pt_max_stream_size;
+extern unsigned int pt_max_writers;
+extern unsigned int pt_max_writers_per_proc;
 
 /*
  * struct pt_map - event name <-> id mapping of one or more processes.
@@ -74,6 +76,7 @@ struct pt_proc {
 	struct pt_map *map;
 	struct list_head streams;
 	struct posix_trace_proc_page *page;
+	unsigned long slots_used;	/* bitmap of page->slots, pt_ctl_lock */
 	struct work_struct exit_work;
 	struct work_struct exec_work;
 	struct rcu_head rcu;
@@ -82,7 +85,12 @@ struct pt_proc {
 struct pt_proc *pt_proc_find(struct pid *tgid);
 struct pt_proc *pt_proc_get_or_create(struct pid *tgid);
 void pt_proc_put(struct pt_proc *proc);
-void pt_proc_update_active(struct pt_proc *proc);
+void pt_proc_update_page(struct pt_proc *proc);
+void pt_proc_publish_ids(struct pt_proc *proc);
+struct pt_attach;
+void pt_slot_sync_state(struct pt_attach *a);
+int pt_proc_slot_get(struct pt_proc *proc);
+void pt_proc_slot_put(struct pt_proc *proc, int slot);
 void pt_proc_cleanup_all(void);
 void pt_proc_queue(struct pid *tgid, bool exiting);
 void pt_proc_fork(struct pid *parent, struct pid *child);
@@ -121,7 +129,9 @@ enum pt_state {
  * trid lookup use RCU).
  * @state changes under pt_ctl_lock, except RUNNING -> AUTOSTOPPED, which
  * the event path does with cmpxchg under a lane lock.
- * @targets is the list of pt_attach, under pt_ctl_lock.
+ * @targets is an RCU list of pt_attach, modified under pt_ctl_lock.
+ * @writers[0 .. @nr_writers) are published under pt_ctl_lock with a
+ * release store of @nr_writers and never change until the stream is freed.
  */
 struct pt_stream {
 	struct kref ref;
@@ -144,6 +154,11 @@ struct pt_stream {
 	void *cons;
 	size_t cons_size;
 	struct rcu_work free_work;
+	struct posix_trace_stream_header *hdr;
+	struct posix_trace_writer_desc *wdesc;
+	unsigned int max_writers;
+	unsigned int nr_writers;
+	struct pt_writer **writers;
 	/* Ids not recorded (TEF); written under pt_ctl_lock, read locklessly. */
 	DECLARE_BITMAP(filter, POSIX_TRACE_ID_NR);
 	char name[POSIX_TRACE_NAME_MAX];
@@ -152,19 +167,37 @@ struct pt_stream {
 };
 
 /*
- * struct pt_attach - "stream traces process".  On proc->streams (RCU) and
- * stream->targets; both links change under pt_ctl_lock.  Holds a reference
- * on each side, dropped after an RCU grace period.
+ * struct pt_writer - a writer lane: memory shared read-write by the traced
+ * process that owns it and the controller (layout: struct
+ * posix_trace_writer_ctl, then the ring).  Lifetime: the stream's; freed
+ * with it, while mappings keep the pages.  The kernel reads the shared
+ * fields with READ_ONCE() only and trusts none of them.
+ */
+struct pt_writer {
+	struct posix_trace_writer_ctl *ctl;
+	void *mem;
+	size_t mem_size;
+	u64 data_size;
+	struct pid *tgid;
+};
+
+/*
+ * struct pt_attach - "stream traces process".  On proc->streams and
+ * stream->targets, both RCU lists changed under pt_ctl_lock; @slot is the
+ * stream's entry in the process's page.  Holds a reference on each side,
+ * dropped after an RCU grace period.
  */
 struct pt_attach {
 	struct list_head proc_node;
 	struct list_head stream_node;
 	struct pt_proc *proc;
 	struct pt_stream *stream;
+	int slot;
 	struct rcu_head rcu;
 };
 
 /* stream.c */
+struct pt_stream *pt_stream_find(u32 trid);
 struct pt_stream *pt_stream_lookup(u32 trid);
 void pt_stream_put(struct pt_stream *s);
 int pt_stream_create(struct posix_trace_create *args, struct pid *target);
@@ -180,6 +213,7 @@ int pt_stream_set_filter(struct pt_stream *s, const struct posix_trace_filter *f
 void pt_stream_get_filter(struct pt_stream *s, struct posix_trace_event_set *set);
 void pt_shutdown_owned_by(struct pid *tgid);
 void pt_detach_proc(struct pt_proc *proc);
+void pt_stream_refresh_slots(struct pt_stream *s);
 
 /* record.c */
 struct pt_event {
@@ -192,14 +226,27 @@ struct pt_event {
 	bool truncated;
 	bool control;		/* may use the lane reserve */
 	bool from_task;		/* pid/tid of current, else 0 */
+	u64 timestamp;		/* 0: now */
 };
 
 void pt_record(struct pt_stream *s, const struct pt_event *ev);
+void pt_record_autostop(struct pt_stream *s);
 bool pt_stream_empty(struct pt_stream *s);
 bool pt_stream_has_data(struct pt_stream *s);
 bool pt_stream_loop_full(struct pt_stream *s);
 void pt_lanes_reset(struct pt_stream *s);
 int pt_event_from_user(const struct posix_trace_event_req *req);
+
+/* writer.c */
+int pt_writer_open(struct posix_trace_writer *w);
+int pt_writer_notify(const struct posix_trace_notify *n);
+int pt_writer_mmap(struct vm_area_struct *vma, u32 trid, u32 index);
+bool pt_writers_have_data(struct pt_stream *s);
+bool pt_writers_loop_full(struct pt_stream *s, u64 maxrec);
+bool pt_writers_overrun(struct pt_stream *s);
+void pt_writers_reset(struct pt_stream *s);
+void pt_writers_set_waiting(struct pt_stream *s, u32 waiting);
+void pt_writers_free(struct pt_stream *s);
 
 /* priv.c */
 int pt_priv_init(void);
@@ -222,6 +269,20 @@ static inline u64 pt_ro_offset(u32 trid)
 static inline u64 pt_cons_offset(u32 trid)
 {
 	return ((u64)trid << 2 | 2) << PAGE_SHIFT;
+}
+
+/* Writer lanes published so far. */
+static inline unsigned int pt_nr_writers(struct pt_stream *s)
+{
+	/* Pairs with pt_writer_publish(): s->writers[i] below it is set. */
+	return smp_load_acquire(&s->nr_writers);
+}
+
+/* Writer lanes: page offset (trid, index, 3); index < POSIX_TRACE_MAX_WRITERS. */
+#define PT_WRITER_INDEX_BITS	10
+static inline u64 pt_writer_offset(u32 trid, u32 index)
+{
+	return (((u64)trid << PT_WRITER_INDEX_BITS | index) << 2 | 3) << PAGE_SHIFT;
 }
 
 #endif /* PT_H */

@@ -114,7 +114,7 @@ static void pt_fill_record(struct pt_stream *s, struct pt_lane *l,
 	rec->data_len = ev->data_len;
 	rec->flags = ev->flags | (ev->truncated ? POSIX_TRACE_REC_TRUNCATED : 0);
 	rec->seq = l->seq;
-	rec->timestamp = ktime_get_ns();
+	rec->timestamp = ev->timestamp ? ev->timestamp : ktime_get_ns();
 	rec->thread = ev->thread;
 	rec->address = ev->address;
 	if (ev->from_task) {
@@ -140,7 +140,11 @@ static void pt_lane_append(struct pt_stream *s, struct pt_lane *l,
 	smp_store_release(&l->desc->head, l->head);
 }
 
-static void pt_autostop(struct pt_stream *s, struct pt_lane *l)
+/* UNTIL_FULL ran out of space: stop, and end the run with STOP(auto) if
+ * the reserve still has room for it.  Returns true if this call stopped
+ * the stream; the caller then refreshes the traced processes' pages.
+ */
+static bool pt_autostop(struct pt_stream *s, struct pt_lane *l)
 {
 	static const int auto_stop = 1;
 	struct pt_event stop = {
@@ -150,9 +154,35 @@ static void pt_autostop(struct pt_stream *s, struct pt_lane *l)
 		.data_len = sizeof(auto_stop),
 		.control = true,
 	};
+	u32 size = ALIGN(PT_REC_HDR + sizeof(auto_stop), 8);
 
-	if (atomic_cmpxchg(&s->state, PT_RUNNING, PT_AUTOSTOPPED) == PT_RUNNING)
-		pt_lane_append(s, l, &stop, ALIGN(PT_REC_HDR + sizeof(auto_stop), 8));
+	if (atomic_cmpxchg(&s->state, PT_RUNNING, PT_AUTOSTOPPED) != PT_RUNNING)
+		return false;
+	if (l->head + size - l->oldest <= s->capacity + PT_LANE_RESERVE)
+		pt_lane_append(s, l, &stop, size);
+	return true;
+}
+
+static struct pt_lane *pt_this_lane(struct pt_stream *s)
+{
+	return &s->lanes[raw_smp_processor_id() % s->nr_lanes];
+}
+
+/* A writer lane of an UNTIL_FULL stream is full (POSIX_TRACE_NOTIFY_FULL). */
+void pt_record_autostop(struct pt_stream *s)
+{
+	struct pt_lane *l = pt_this_lane(s);
+	unsigned long flags;
+	bool stopped;
+
+	spin_lock_irqsave(&l->lock, flags);
+	if (atomic_read(&s->state) == PT_RUNNING)
+		atomic_set(&s->overrun, 1);	/* the writer lost its event */
+	pt_lane_reclaim(l);
+	stopped = pt_autostop(s, l);
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (stopped)
+		pt_stream_refresh_slots(s);
 }
 
 /*
@@ -164,6 +194,7 @@ static void pt_autostop(struct pt_stream *s, struct pt_lane *l)
 void pt_record(struct pt_stream *s, const struct pt_event *ev)
 {
 	u32 size = ALIGN(PT_REC_HDR + ev->data_len, 8);
+	bool stopped = false;
 	struct pt_lane *l;
 	unsigned long flags;
 	u64 limit;
@@ -171,7 +202,7 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 	/* Filtered-out ids are not recorded; control events always are. */
 	if (!ev->control && test_bit(ev->id, s->filter))
 		return;
-	l = &s->lanes[raw_smp_processor_id() % s->nr_lanes];
+	l = pt_this_lane(s);
 	limit = s->capacity + (ev->control ? PT_LANE_RESERVE : 0);
 	spin_lock_irqsave(&l->lock, flags);
 	if (!ev->control && atomic_read(&s->state) != PT_RUNNING)
@@ -185,7 +216,7 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 		if (s->policy != POSIX_TRACE_POLICY_LOOP) {
 			atomic_set(&s->overrun, 1);
 			if (!ev->control)
-				pt_autostop(s, l);
+				stopped = pt_autostop(s, l);
 			goto out;
 		}
 		pt_lane_evict(s, l);
@@ -193,6 +224,8 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 	pt_lane_append(s, l, ev, size);
 out:
 	spin_unlock_irqrestore(&l->lock, flags);
+	if (stopped)
+		pt_stream_refresh_slots(s);
 	if (wq_has_sleeper(&s->wq))
 		wake_up_interruptible_all(&s->wq);
 }
@@ -216,7 +249,7 @@ bool pt_stream_has_data(struct pt_stream *s)
 		if (pt_lane_has_data(&s->lanes[i]))
 			return true;
 	}
-	return false;
+	return pt_writers_have_data(s);
 }
 
 bool pt_stream_empty(struct pt_stream *s)
@@ -241,7 +274,7 @@ bool pt_stream_loop_full(struct pt_stream *s)
 		full = l->head - pt_lane_tail(l) + maxrec > s->capacity;
 		spin_unlock_irqrestore(&l->lock, flags);
 	}
-	return full;
+	return full || pt_writers_loop_full(s, maxrec);
 }
 
 /* posix_trace_clear(): drop every record.  Positions keep growing so a
@@ -262,4 +295,5 @@ void pt_lanes_reset(struct pt_stream *s)
 		WRITE_ONCE(l->cons->tail, l->head);
 		spin_unlock_irqrestore(&l->lock, flags);
 	}
+	pt_writers_reset(s);
 }

@@ -17,7 +17,8 @@
 static DEFINE_IDR(pt_streams);
 static atomic_t pt_nr_streams = ATOMIC_INIT(0);
 
-struct pt_stream *pt_stream_lookup(u32 trid)
+/* Any live stream, for the processes it traces: they check themselves. */
+struct pt_stream *pt_stream_find(u32 trid)
 {
 	struct pt_stream *s;
 
@@ -26,6 +27,14 @@ struct pt_stream *pt_stream_lookup(u32 trid)
 	if (s && !kref_get_unless_zero(&s->ref))
 		s = NULL;
 	rcu_read_unlock();
+	return s;
+}
+
+/* A stream the caller controls. */
+struct pt_stream *pt_stream_lookup(u32 trid)
+{
+	struct pt_stream *s = pt_stream_find(trid);
+
 	if (s && s->owner != task_tgid(current)) {
 		pt_stream_put(s);
 		s = NULL;
@@ -38,6 +47,8 @@ static void pt_stream_free_work(struct work_struct *work)
 	struct pt_stream *s = container_of(to_rcu_work(work), struct pt_stream,
 					   free_work);
 
+	if (s->writers)
+		pt_writers_free(s);
 	vfree(s->ro);
 	vfree(s->cons);
 	pt_map_put(s->map);
@@ -66,7 +77,9 @@ void pt_stream_put(struct pt_stream *s)
 
 static int pt_stream_alloc_buffers(struct pt_stream *s)
 {
-	size_t hdr_size = PAGE_ALIGN(PT_LANE_STRIDE * (1 + s->nr_lanes));
+	size_t wdesc_offset = PT_LANE_STRIDE * (1 + s->nr_lanes);
+	size_t hdr_size = PAGE_ALIGN(wdesc_offset +
+				     sizeof(*s->wdesc) * s->max_writers);
 	size_t ring = PAGE_ALIGN(s->capacity + PT_LANE_RESERVE);
 	struct posix_trace_stream_header *hdr;
 	unsigned int i;
@@ -75,7 +88,9 @@ static int pt_stream_alloc_buffers(struct pt_stream *s)
 	s->cons_size = PAGE_ALIGN(PT_CONS_STRIDE * s->nr_lanes);
 	s->ro = vmalloc_user(s->ro_size);
 	s->cons = vmalloc_user(s->cons_size);
-	if (!s->ro || !s->cons)
+	s->writers = kcalloc(s->max_writers, sizeof(*s->writers),
+			     GFP_KERNEL_ACCOUNT);
+	if (!s->ro || !s->cons || !s->writers)
 		return -ENOMEM;
 	hdr = s->ro;
 	hdr->size = sizeof(*hdr);
@@ -83,6 +98,11 @@ static int pt_stream_alloc_buffers(struct pt_stream *s)
 	hdr->lane_offset = PT_LANE_STRIDE;
 	hdr->lane_stride = PT_LANE_STRIDE;
 	hdr->capacity = s->capacity;
+	hdr->writer_offset = wdesc_offset;
+	hdr->writer_stride = sizeof(*s->wdesc);
+	hdr->max_writers = s->max_writers;
+	s->hdr = hdr;
+	s->wdesc = s->ro + wdesc_offset;
 	for (i = 0; i < s->nr_lanes; i++) {
 		struct pt_lane *l = &s->lanes[i];
 
@@ -112,6 +132,8 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
 	INIT_LIST_HEAD(&s->targets);
 	init_waitqueue_head(&s->wq);
 	s->nr_lanes = nr_lanes;
+	s->max_writers = min_t(unsigned int, READ_ONCE(pt_max_writers),
+			       POSIX_TRACE_MAX_WRITERS);
 	s->policy = args->stream_policy;
 	s->inherit = args->inherit;
 	s->capacity = ALIGN(args->stream_size, 8);
@@ -132,12 +154,14 @@ static int pt_attach(struct pt_stream *s, struct pt_proc *proc)
 	lockdep_assert_held(&pt_ctl_lock);
 	if (!a)
 		return -ENOMEM;
+	a->slot = -1;	/* pt_proc_update_page() hands out the slots */
 	kref_get(&s->ref);
 	kref_get(&proc->ref);
 	a->stream = s;
 	a->proc = proc;
-	list_add_tail(&a->stream_node, &s->targets);
+	list_add_tail_rcu(&a->stream_node, &s->targets);
 	list_add_tail_rcu(&a->proc_node, &proc->streams);
+	pt_proc_update_page(proc);
 	return 0;
 }
 
@@ -153,9 +177,11 @@ static void pt_attach_free_rcu(struct rcu_head *rcu)
 static void pt_detach(struct pt_attach *a)
 {
 	lockdep_assert_held(&pt_ctl_lock);
-	list_del(&a->stream_node);
+	list_del_rcu(&a->stream_node);
 	list_del_rcu(&a->proc_node);
-	pt_proc_update_active(a->proc);
+	if (a->slot >= 0)
+		pt_proc_slot_put(a->proc, a->slot);
+	pt_proc_update_page(a->proc);
 	call_rcu(&a->rcu, pt_attach_free_rcu);
 }
 
@@ -165,7 +191,20 @@ static void pt_update_targets(struct pt_stream *s)
 
 	lockdep_assert_held(&pt_ctl_lock);
 	list_for_each_entry(a, &s->targets, stream_node)
-		pt_proc_update_active(a->proc);
+		pt_proc_update_page(a->proc);
+}
+
+/* The state changed without pt_ctl_lock (auto-stop): any context. */
+void pt_stream_refresh_slots(struct pt_stream *s)
+{
+	struct pt_attach *a;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(a, &s->targets, stream_node) {
+		if (a->slot >= 0)
+			pt_slot_sync_state(a);
+	}
+	rcu_read_unlock();
 }
 
 static int pt_create_checks(const struct posix_trace_create *args)
@@ -482,6 +521,7 @@ void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st)
 		st->full = state == PT_AUTOSTOPPED ||
 			   (state == PT_SUSPENDED_FULL && !pt_stream_empty(s));
 	st->overrun = atomic_xchg(&s->overrun, 0);
+	st->overrun |= pt_writers_overrun(s);
 	mutex_unlock(&pt_ctl_lock);
 }
 
@@ -534,14 +574,43 @@ int pt_stream_set_filter(struct pt_stream *s, const struct posix_trace_filter *f
 		pt_record(s, &ev);
 	}
 	bitmap_copy(s->filter, bits, POSIX_TRACE_ID_NR);
+	pt_update_targets(s);
 	mutex_unlock(&pt_ctl_lock);
 	return 0;
 }
 
+/* How often a sleeping reader looks at writer lanes itself, for the
+ * wake-ups a writer may miss (pt_writers_set_waiting()).
+ */
+#define PT_WRITER_POLL_NS	(10 * NSEC_PER_MSEC)
+
 /*
- * Sleep until a lane holds a record past the reader's tail.  The deadline
- * is absolute CLOCK_REALTIME, so setting the clock moves it (TGETNEXT-3).
- * Signals give -EINTR even with SA_RESTART (spec 5.27).
+ * Sleep until the deadline (absolute CLOCK_REALTIME, so setting the clock
+ * moves it: TGETNEXT-3), or for at most PT_WRITER_POLL_NS while writer
+ * lanes exist.  Returns false once the deadline passed.
+ */
+static bool pt_wait_sleep(struct pt_stream *s, bool timed, ktime_t expires)
+{
+	ktime_t poll;
+
+	if (!pt_nr_writers(s)) {
+		if (!timed) {
+			schedule();
+			return true;
+		}
+		return schedule_hrtimeout_range_clock(&expires, 0, HRTIMER_MODE_ABS,
+						      CLOCK_REALTIME) != 0;
+	}
+	if (timed && ktime_after(ktime_get_real(), expires))
+		return false;
+	poll = ns_to_ktime(PT_WRITER_POLL_NS);
+	schedule_hrtimeout_range(&poll, NSEC_PER_MSEC, HRTIMER_MODE_REL);
+	return true;
+}
+
+/*
+ * Sleep until a lane holds a record past the reader's tail.  Signals give
+ * -EINTR even with SA_RESTART (spec 5.27).
  */
 int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
 {
@@ -551,6 +620,8 @@ int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
 
 	for (;;) {
 		prepare_to_wait(&s->wq, &wait, TASK_INTERRUPTIBLE);
+		pt_writers_set_waiting(s, 1);
+		smp_mb();	/* the flag before looking at the heads */
 		if (atomic_read(&s->state) == PT_DEAD) {
 			ret = -EINVAL;
 			break;
@@ -563,16 +634,13 @@ int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
 			ret = -EINTR;
 			break;
 		}
-		if (!timed) {
-			schedule();
-			continue;
-		}
-		if (!schedule_hrtimeout_range_clock(&expires, 0, HRTIMER_MODE_ABS,
-						    CLOCK_REALTIME)) {
+		if (!pt_wait_sleep(s, timed, expires)) {
 			ret = pt_stream_has_data(s) ? 0 : -ETIMEDOUT;
 			break;
 		}
 	}
 	finish_wait(&s->wq, &wait);
+	if (!wq_has_sleeper(&s->wq))
+		pt_writers_set_waiting(s, 0);
 	return ret;
 }

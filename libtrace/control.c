@@ -20,7 +20,12 @@ static int pt_check_layout(const struct pt_handle *h)
 	    hdr->lane_stride < sizeof(struct posix_trace_lane) ||
 	    hdr->lane_offset + hdr->lane_stride * hdr->nr_lanes > h->ro_size ||
 	    h->cons_stride < sizeof(struct posix_trace_consumer) ||
-	    h->cons_stride * hdr->nr_lanes > h->cons_size)
+	    h->cons_stride * hdr->nr_lanes > h->cons_size ||
+	    hdr->writer_stride < sizeof(struct posix_trace_writer_desc) ||
+	    hdr->max_writers > POSIX_TRACE_MAX_WRITERS ||
+	    hdr->writer_offset > h->ro_size ||
+	    (uint64_t)hdr->writer_stride * hdr->max_writers >
+	    h->ro_size - hdr->writer_offset)
 		return EIO;
 	for (i = 0; i < hdr->nr_lanes; i++) {
 		const struct posix_trace_lane *l = pt_lane(h, i);
@@ -103,10 +108,8 @@ static int pt_setup_handle(const trace_attr_t *a, struct posix_trace_create *c,
 	ret = pt_map_stream(h, c);
 	if (ret)
 		goto err;
-	h->nr_lanes = ((const struct posix_trace_stream_header *)h->ro)->nr_lanes;
-	h->cur = calloc(h->nr_lanes, sizeof(*h->cur));
-	ret = ENOMEM;
-	if (!h->cur)
+	ret = pt_rlanes_init(h);
+	if (ret)
 		goto err;
 	pt_cursors_reset(h);
 	ret = pt_handle_add(h);
@@ -204,6 +207,7 @@ PT_EXPORT int posix_trace_shutdown(trace_id_t trid)
 	ret = h->dead ? EINVAL : pt_ioctl(POSIX_TRACE_IOC_SHUTDOWN, &c);
 	if (!ret) {
 		h->dead = 1;
+		pt_rlanes_unmap(h);
 		munmap(h->ro, h->ro_size);
 		munmap(h->cons, h->cons_size);
 		h->ro = h->cons = NULL;

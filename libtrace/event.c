@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "handle.h"
+#include "writer.h"
 
 #define PT_PAGE	4096
 
@@ -45,9 +46,28 @@ static void pt_status_map(void)
 	atomic_store(&pt_status_state, p == MAP_FAILED ? PT_UNMAPPED : PT_MAPPED);
 }
 
-/* The child inherited the parent's page: map its own. */
+const struct posix_trace_proc_page *pt_status_page(void)
+{
+	return atomic_load_explicit(&pt_status_state, memory_order_acquire) ==
+	       PT_MAPPED ? &pt_status.page : NULL;
+}
+
+/* Host benchmark: our own page instead of the kernel's. */
+struct posix_trace_proc_page *pt_status_fake(void)
+{
+	int state = atomic_load(&pt_status_state);
+
+	if (state != PT_MAPPED) {
+		memset(&pt_status, 0, sizeof(pt_status));
+		atomic_store(&pt_status_state, PT_MAPPED);
+	}
+	return &pt_status.page;
+}
+
+/* The child inherited the parent's page and lanes: map its own. */
 static void pt_status_atfork_child(void)
 {
+	pt_writer_atfork_child();
 	if (atomic_load(&pt_status_state) != PT_MAPPED)
 		return;
 	atomic_store(&pt_status_state, PT_UNMAPPED);
@@ -63,23 +83,24 @@ static void __attribute__((noinline))
 pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
 	      void *address)
 {
-	struct posix_trace_event_req req;
+	struct pt_wevent ev = {
+		.id = event_id, .data = data_ptr, .len = data_len, .address = address,
+	};
+	const struct posix_trace_proc_page *pg = pt_status_page();
 
-	if (atomic_load_explicit(&pt_status_state, memory_order_acquire) != PT_MAPPED) {
+	if (!pg) {
 		pt_status_map();
 		if (!__atomic_load_n(&pt_status.page.active, __ATOMIC_ACQUIRE))
 			return;
+		pg = pt_status_page();
 	}
-	memset(&req, 0, sizeof(req));
-	req.size = sizeof(req);
-	req.event_id = event_id;
-	req.data_ptr = (uint64_t)(uintptr_t)data_ptr;
-	req.data_len = data_ptr ? data_len : 0;
-	req.thread = (uint64_t)pthread_self();
-	req.address = (uint64_t)(uintptr_t)address;
-	pt_ioctl(POSIX_TRACE_IOC_EVENT, &req);
+	if (pg)
+		pt_writer_event(pg, &ev);
+	else
+		pt_event_ioctl(0, 0, &ev);	/* no page: the kernel does it all */
 }
 
+/* Untraced: one load and a branch (EVENT-6). */
 PT_EXPORT void posix_trace_event(trace_event_id_t event_id,
 				 const void *restrict data_ptr, size_t data_len)
 {

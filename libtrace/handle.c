@@ -55,12 +55,14 @@ struct pt_handle *pt_handle_get(trace_id_t trid)
 
 static void pt_handle_free(struct pt_handle *h)
 {
+	if (h->lanes)
+		pt_rlanes_unmap(h);
 	if (h->ro)
 		munmap(h->ro, h->ro_size);
 	if (h->cons)
 		munmap(h->cons, h->cons_size);
 	pthread_mutex_destroy(&h->lock);
-	free(h->cur);
+	free(h->lanes);
 	free(h->data);
 	free(h);
 }

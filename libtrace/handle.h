@@ -16,6 +16,27 @@ struct pt_cursor {
 	int seq_known;		/* 0 after a corrupt record: take what comes */
 };
 
+/*
+ * A lane as the reader sees it.  Kernel lanes live in the read-only region
+ * and are written by the kernel alone.  Writer lanes are written by a
+ * traced process: only @ring, @size and @pid (from the kernel's descriptor)
+ * are trusted; every position and record read through the pointers is
+ * validated before use (read.c).
+ */
+struct pt_rlane {
+	const uint8_t *ring;
+	uint64_t size;
+	const __u64 *head, *oldest, *lost_seq, *lost_ts;
+	__u64 *tail;
+	uint32_t pid;		/* writer lanes: the writing process */
+	int user;		/* a writer lane */
+	int broken;		/* errno to report once: the lane is unusable */
+	__u64 broken_tail;
+	void *map;		/* writer lanes: our mapping of it */
+	size_t map_len;
+	struct pt_cursor cur;
+};
+
 /* A synthesized or copied event waiting to be returned. */
 struct pt_pending {
 	struct posix_trace_record rec;
@@ -44,8 +65,10 @@ struct pt_handle {
 	void *cons;
 	size_t cons_size;
 	size_t cons_stride;
-	unsigned int nr_lanes;
-	struct pt_cursor *cur;
+	unsigned int nr_lanes;		/* kernel lanes, first in @lanes */
+	unsigned int nr_rlanes;		/* kernel lanes + writer lanes mapped */
+	unsigned int max_rlanes;
+	struct pt_rlane *lanes;
 	unsigned int typelist_next;
 	unsigned int npending, pending_head;
 	struct pt_pending pending[PT_PENDING_MAX];
@@ -66,7 +89,10 @@ void pt_handle_remove(struct pt_handle *h);
 const struct posix_trace_lane *pt_lane(const struct pt_handle *h, unsigned int i);
 struct posix_trace_consumer *pt_consumer(const struct pt_handle *h, unsigned int i);
 
-/* read.c: resynchronise all cursors on the lanes' oldest records. */
+/* read.c: set up the kernel lanes (0 or an errno); resynchronise all
+ * cursors on the lanes' oldest records; unmap the writer lanes. */
+int pt_rlanes_init(struct pt_handle *h);
 void pt_cursors_reset(struct pt_handle *h);
+void pt_rlanes_unmap(struct pt_handle *h);
 
 #endif /* PT_HANDLE_H */

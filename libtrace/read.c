@@ -13,58 +13,186 @@
  * tail, which the kernel clamps.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "handle.h"
 
 #define PT_LOAD_ACQ(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define PT_LOAD(p)	__atomic_load_n((p), __ATOMIC_RELAXED)
 
-static void pt_ring_copy(const struct pt_handle *h, const struct posix_trace_lane *l,
-			 uint64_t pos, void *dst, size_t len)
+/* A writer moving its oldest record faster than we can copy one is either
+ * lapping a tiny lane or hostile: after this many tries the lane's unread
+ * records count as lost. */
+#define PT_COPY_TRIES	8
+
+/* Positions of a lane that could not be mapped: always empty. */
+static const __u64 pt_zero_pos[1];
+
+static void pt_ring_copy(const struct pt_rlane *l, uint64_t pos, void *dst, size_t len)
 {
-	const uint8_t *ring = (const uint8_t *)h->ro + l->data_offset;
-	uint64_t off = pos % l->data_size;
-	size_t first = len < l->data_size - off ? len : l->data_size - off;
+	uint64_t off = pos % l->size;
+	size_t first = len < l->size - off ? len : l->size - off;
 
-	memcpy(dst, ring + off, first);
+	memcpy(dst, l->ring + off, first);
 	if (first < len)
-		memcpy((uint8_t *)dst + first, ring, len - first);
+		memcpy((uint8_t *)dst + first, l->ring, len - first);
+}
+
+int pt_rlanes_init(struct pt_handle *h)
+{
+	const struct posix_trace_stream_header *hdr = h->ro;
+	unsigned int i;
+
+	h->nr_lanes = hdr->nr_lanes;
+	h->max_rlanes = hdr->nr_lanes + hdr->max_writers;
+	h->lanes = calloc(h->max_rlanes, sizeof(*h->lanes));
+	if (!h->lanes)
+		return ENOMEM;
+	for (i = 0; i < h->nr_lanes; i++) {
+		const struct posix_trace_lane *d = pt_lane(h, i);
+		struct pt_rlane *l = &h->lanes[i];
+
+		l->ring = (const uint8_t *)h->ro + d->data_offset;
+		l->size = d->data_size;
+		l->head = &d->head;
+		l->oldest = &d->oldest;
+		l->lost_seq = &d->lost_seq;
+		l->lost_ts = &d->lost_timestamp;
+		l->tail = &pt_consumer(h, i)->tail;
+	}
+	h->nr_rlanes = h->nr_lanes;
+	return 0;
+}
+
+static void pt_rlane_reset(struct pt_rlane *l, uint64_t base_seq)
+{
+	if (l->user) {
+		/* The kernel moved the tail past everything at clear. */
+		l->cur.pos = PT_LOAD(l->tail);
+		l->cur.seq_known = 0;
+	} else {
+		/* No record of the lane may be lost unnoticed, not even the
+		 * first one: the kernel says which seq comes first. */
+		l->cur.pos = PT_LOAD_ACQ(l->oldest);
+		l->cur.next_seq = base_seq;
+		l->cur.seq_known = 1;
+	}
+	__atomic_store_n(l->tail, l->cur.pos, __ATOMIC_RELEASE);
 }
 
 void pt_cursors_reset(struct pt_handle *h)
 {
 	unsigned int i;
 
-	for (i = 0; i < h->nr_lanes; i++) {
-		const struct posix_trace_lane *l = pt_lane(h, i);
-
-		/* No record of the lane may be lost unnoticed, not even the
-		 * first one: the kernel says which seq comes first. */
-		h->cur[i].pos = PT_LOAD_ACQ(&l->oldest);
-		h->cur[i].next_seq = __atomic_load_n(&l->base_seq, __ATOMIC_RELAXED);
-		h->cur[i].seq_known = 1;
-		__atomic_store_n(&pt_consumer(h, i)->tail, h->cur[i].pos,
-				 __ATOMIC_RELEASE);
-	}
+	for (i = 0; i < h->nr_rlanes; i++)
+		pt_rlane_reset(&h->lanes[i], i < h->nr_lanes ?
+			       PT_LOAD(&pt_lane(h, i)->base_seq) : 0);
 	h->npending = 0;
 	h->pending_head = 0;
+}
+
+void pt_rlanes_unmap(struct pt_handle *h)
+{
+	unsigned int i;
+
+	for (i = h->nr_lanes; i < h->nr_rlanes; i++) {
+		if (h->lanes[i].map)
+			munmap(h->lanes[i].map, h->lanes[i].map_len);
+		h->lanes[i].map = NULL;
+	}
+	h->nr_rlanes = h->nr_lanes;
+}
+
+static const struct posix_trace_writer_desc *pt_wdesc(const struct pt_handle *h,
+						      unsigned int i)
+{
+	const struct posix_trace_stream_header *hdr = h->ro;
+
+	return (const void *)((const char *)h->ro + hdr->writer_offset +
+			      (size_t)hdr->writer_stride * i);
+}
+
+/* Map writer lane @i, read-write: the reader publishes its tail there. */
+static void pt_rlane_map_writer(struct pt_handle *h, unsigned int i)
+{
+	const struct posix_trace_writer_desc *d = pt_wdesc(h, i);
+	struct pt_rlane *l = &h->lanes[h->nr_lanes + i];
+	struct posix_trace_writer_ctl *ctl;
+	int saved = errno;
+	void *p = MAP_FAILED;
+
+	l->user = 1;
+	l->pid = d->pid;
+	if (d->data_size >= PT_RECORD_HDR_SIZE && d->data_offset >= sizeof(*ctl) &&
+	    d->data_offset <= d->mmap_size &&
+	    d->data_size <= d->mmap_size - d->data_offset)
+		p = mmap(NULL, d->mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 pt_dev_fd(), (off_t)d->mmap_offset);
+	if (p == MAP_FAILED) {
+		l->broken = errno ? errno : EIO;
+		l->head = l->oldest = l->lost_seq = l->lost_ts = pt_zero_pos;
+		l->tail = &l->broken_tail;	/* nobody else reads it */
+		l->size = 1;
+		l->ring = (const uint8_t *)pt_zero_pos;
+		errno = saved;
+		return;
+	}
+	ctl = p;
+	l->map = p;
+	l->map_len = d->mmap_size;
+	l->ring = (const uint8_t *)p + d->data_offset;
+	l->size = d->data_size;
+	l->head = &ctl->head;
+	l->oldest = &ctl->oldest;
+	l->lost_seq = &ctl->lost_seq;
+	l->lost_ts = &ctl->lost_timestamp;
+	l->tail = &ctl->tail;
+	pt_rlane_reset(l, 0);
+}
+
+/* Writer lanes appear as traced threads first record: map new ones (the
+ * only system call of a read that finds events, once per lane). */
+static void pt_rlanes_discover(struct pt_handle *h)
+{
+	const struct posix_trace_stream_header *hdr = h->ro;
+	unsigned int nr = PT_LOAD_ACQ(&hdr->nr_writers);
+
+	if (nr > h->max_rlanes - h->nr_lanes)
+		nr = h->max_rlanes - h->nr_lanes;
+	while (h->nr_rlanes < h->nr_lanes + nr) {
+		pt_rlane_map_writer(h, h->nr_rlanes - h->nr_lanes);
+		h->nr_rlanes++;
+	}
+}
+
+/* The range of positions holding records, as far as they can be believed:
+ * a writer lane's oldest is kept within [.., head]. */
+static uint64_t pt_rlane_start(const struct pt_rlane *l, uint64_t head)
+{
+	uint64_t oldest = PT_LOAD_ACQ(l->oldest);
+	uint64_t pos = l->cur.pos;
+
+	if (l->user && (int64_t)(head - oldest) < 0)
+		oldest = head;
+	return (int64_t)(oldest - pos) > 0 ? oldest : pos;
 }
 
 /* Timestamp of the next record of lane @i, or 0 if the lane is empty.  A
  * torn read only affects which lane is tried first. */
 static uint64_t pt_peek(const struct pt_handle *h, unsigned int i)
 {
-	const struct posix_trace_lane *l = pt_lane(h, i);
-	uint64_t head = PT_LOAD_ACQ(&l->head);
-	uint64_t oldest = PT_LOAD_ACQ(&l->oldest);
-	uint64_t pos = h->cur[i].pos;
+	const struct pt_rlane *l = &h->lanes[i];
+	uint64_t head = PT_LOAD_ACQ(l->head);
+	uint64_t pos = pt_rlane_start(l, head);
 	struct posix_trace_record rec;
 
-	if (pos < oldest)
-		pos = oldest;
-	if (pos >= head)
+	if (l->broken)
+		return 1;
+	if ((int64_t)(head - pos) <= 0)
 		return 0;
-	pt_ring_copy(h, l, pos, &rec, sizeof(rec));
+	pt_ring_copy(l, pos, &rec, sizeof(rec));
 	return rec.timestamp ? rec.timestamp : 1;
 }
 
@@ -87,12 +215,35 @@ static void pt_push_marker(struct pt_handle *h, uint32_t id, uint64_t ts)
 	p->rec.flags = POSIX_TRACE_REC_AUTO;
 }
 
-static int pt_rec_valid(const struct posix_trace_record *r, uint64_t avail,
-			size_t max_data)
+static void pt_push_error(struct pt_handle *h, int err)
 {
-	return r->size >= PT_RECORD_HDR_SIZE && r->size % 8 == 0 &&
-	       r->size <= avail && r->data_len <= r->size - PT_RECORD_HDR_SIZE &&
-	       r->data_len <= max_data;
+	struct pt_pending *p = pt_push(h);
+
+	p->rec.event_id = POSIX_TRACE_ERROR;
+	p->rec.data_len = sizeof(err);
+	memcpy(h->data + p->data_off, &err, sizeof(err));
+}
+
+static int pt_rec_valid(const struct pt_rlane *l, const struct posix_trace_record *r,
+			uint64_t avail, size_t max_data)
+{
+	if (r->size < PT_RECORD_HDR_SIZE || r->size % 8 || r->size > avail ||
+	    r->data_len > r->size - PT_RECORD_HDR_SIZE || r->data_len > max_data)
+		return 0;
+	/* A traced process may write only user events of its own. */
+	return !l->user ||
+	       (r->event_id >= POSIX_TRACE_ID_UNNAMED &&
+		r->event_id < POSIX_TRACE_ID_NR &&
+		!(r->flags & ~(uint32_t)POSIX_TRACE_REC_TRUNCATED));
+}
+
+/* Something in lane @l cannot be believed: say so with an ERROR event and
+ * go on after everything it holds now. */
+static void pt_rlane_corrupt(struct pt_handle *h, struct pt_rlane *l, uint64_t head)
+{
+	l->cur.pos = head;
+	l->cur.seq_known = 0;
+	pt_push_error(h, EIO);
 }
 
 /*
@@ -102,47 +253,60 @@ static int pt_rec_valid(const struct posix_trace_record *r, uint64_t avail,
  */
 static int pt_take(struct pt_handle *h, unsigned int i)
 {
-	const struct posix_trace_lane *l = pt_lane(h, i);
-	struct pt_cursor *c = &h->cur[i];
+	struct pt_rlane *l = &h->lanes[i];
+	struct pt_cursor *c = &l->cur;
 	size_t slot_cap = h->data_cap / PT_PENDING_MAX;
 	struct posix_trace_record rec;
-	uint64_t head, oldest, pos, lost_ts;
+	uint64_t head, pos, lost_ts;
+	unsigned int tries = 0;
 	struct pt_pending *p;
 	uint8_t *data;
+	int valid;
 
+	if (l->broken) {
+		pt_push_error(h, l->broken);
+		l->broken = 0;
+		return 1;
+	}
 retry:
-	head = PT_LOAD_ACQ(&l->head);
-	oldest = PT_LOAD_ACQ(&l->oldest);
-	pos = c->pos < oldest ? oldest : c->pos;
-	if (pos >= head)
-		return 0;
-	/* Leave room for OVERFLOW + RESUME + the record. */
-	data = h->data + ((h->pending_head + h->npending + 2) % PT_PENDING_MAX) * slot_cap;
-	pt_ring_copy(h, l, pos, &rec, sizeof(rec));
-	if (pt_rec_valid(&rec, head - pos, slot_cap))
-		pt_ring_copy(h, l, pos + PT_RECORD_HDR_SIZE, data, rec.data_len);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&l->oldest, __ATOMIC_RELAXED) > pos)
-		goto retry;	/* overwritten while we copied */
-	if (!pt_rec_valid(&rec, head - pos, slot_cap)) {
-		/* Cannot happen with kernel-written lanes; never trust it. */
-		int err = EIO;
-
-		c->pos = head;
-		c->seq_known = 0;
-		p = pt_push(h);
-		p->rec.event_id = POSIX_TRACE_ERROR;
-		p->rec.data_len = sizeof(err);
-		memcpy(h->data + p->data_off, &err, sizeof(err));
+	head = PT_LOAD_ACQ(l->head);
+	pos = pt_rlane_start(l, head);
+	if ((int64_t)(head - pos) <= 0) {
+		if (pos == c->pos)
+			return 0;
+		c->pos = pos;	/* all of it lost: nothing to report it by */
+		goto publish_empty;
+	}
+	if (head - pos > l->size) {
+		pt_rlane_corrupt(h, l, head);
 		goto publish;
 	}
-	if (pos != c->pos && c->seq_known && rec.seq > c->next_seq) {
-		lost_ts = PT_LOAD_ACQ(&l->lost_seq) == c->next_seq ?
-			  __atomic_load_n(&l->lost_timestamp, __ATOMIC_RELAXED) :
-			  rec.timestamp;
+	/* Leave room for OVERFLOW + RESUME + the record. */
+	data = h->data + ((h->pending_head + h->npending + 2) % PT_PENDING_MAX) * slot_cap;
+	pt_ring_copy(l, pos, &rec, sizeof(rec));
+	valid = pt_rec_valid(l, &rec, head - pos, slot_cap);
+	if (valid)
+		pt_ring_copy(l, pos + PT_RECORD_HDR_SIZE, data, rec.data_len);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if ((int64_t)(PT_LOAD(l->oldest) - pos) > 0 &&
+	    (int64_t)(PT_LOAD(l->oldest) - head) <= 0) {
+		/* Overwritten while we copied. */
+		if (++tries < PT_COPY_TRIES)
+			goto retry;
+		valid = 0;
+	}
+	if (!valid) {
+		pt_rlane_corrupt(h, l, head);
+		goto publish;
+	}
+	if (pos != c->pos && (!c->seq_known || rec.seq > c->next_seq)) {
+		lost_ts = c->seq_known && PT_LOAD_ACQ(l->lost_seq) == c->next_seq ?
+			  PT_LOAD(l->lost_ts) : rec.timestamp;
 		pt_push_marker(h, POSIX_TRACE_OVERFLOW, lost_ts);
 		pt_push_marker(h, POSIX_TRACE_RESUME, rec.timestamp);
 	}
+	if (l->user)
+		rec.pid = l->pid;
 	p = pt_push(h);
 	p->rec = rec;
 	if (p->data_off != (uint32_t)(data - h->data))
@@ -151,21 +315,27 @@ retry:
 	c->next_seq = rec.seq + 1;
 	c->seq_known = 1;
 publish:
-	__atomic_store_n(&pt_consumer(h, i)->tail, c->pos, __ATOMIC_RELEASE);
+	__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
 	return 1;
+publish_empty:
+	__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* Fill the pending queue with the oldest record of all lanes; ties go to
- * the lower lane (deterministic). */
+ * the lower lane (deterministic: kernel lanes, then writer lanes in the
+ * order they were opened).  Bounded, so a writer that keeps changing its
+ * lane under us cannot keep the reader here. */
 static int pt_fetch(struct pt_handle *h)
 {
-	unsigned int i, best;
+	unsigned int i, best, round;
 	uint64_t ts, best_ts;
 
-	for (;;) {
+	pt_rlanes_discover(h);
+	for (round = 0; round < 4 * h->nr_rlanes + 4; round++) {
 		best_ts = 0;
 		best = 0;
-		for (i = 0; i < h->nr_lanes; i++) {
+		for (i = 0; i < h->nr_rlanes; i++) {
 			ts = pt_peek(h, i);
 			if (ts && (!best_ts || ts < best_ts)) {
 				best_ts = ts;
@@ -177,6 +347,7 @@ static int pt_fetch(struct pt_handle *h)
 		if (pt_take(h, best))
 			return 1;
 	}
+	return 0;
 }
 
 static void pt_to_timespec(const struct pt_handle *h, uint64_t mono,

@@ -27,6 +27,7 @@
 #define POSIX_TRACE_FEAT_PROC_PAGE	_BITULL(1)	/* per-process page */
 #define POSIX_TRACE_FEAT_MMAP_READ	_BITULL(2)	/* mapped lanes */
 #define POSIX_TRACE_FEAT_FILTER		_BITULL(3)	/* Trace Event Filter */
+#define POSIX_TRACE_FEAT_WRITER		_BITULL(4)	/* writer lanes */
 
 /* Limits shared by module and library (spec 5.2). */
 #define POSIX_TRACE_EVENT_NAME_MAX	255	/* without the NUL */
@@ -76,19 +77,65 @@ struct posix_trace_event_set {
  */
 #define POSIX_TRACE_MMAP_PROC_PAGE	0ULL
 
+/* Writer lanes per stream: hard limit of the max_writers parameter. */
+#define POSIX_TRACE_MAX_WRITERS		1024
+
+/*
+ * Streams of one process that get a slot in its page; more streams may
+ * trace it, but record through the kernel.
+ */
+#define POSIX_TRACE_PROC_STREAMS	16
+
+/*
+ * posix_trace_proc_stream.state: OFF, not recording; RECORD, running:
+ * write the lane; KERNEL, the kernel must see the event (an auto-stopped
+ * UNTIL_FULL stream restarts on it).
+ */
+#define POSIX_TRACE_SLOT_OFF		0
+#define POSIX_TRACE_SLOT_RECORD		1
+#define POSIX_TRACE_SLOT_KERNEL		2
+
+/**
+ * struct posix_trace_proc_stream - one stream tracing the process
+ * @trid:	Output: stream id, 0 when the slot is unused.
+ * @state:	Output: POSIX_TRACE_SLOT_*.
+ * @policy:	Output: POSIX_TRACE_POLICY_LOOP or _UNTIL_FULL.
+ * @max_data:	Output: the stream's max-data-size.
+ * @filter:	Output: bit n set: event type id n is not recorded.
+ */
+struct posix_trace_proc_stream {
+	__u32 trid;
+	__u32 state;
+	__u32 policy;
+	__u32 max_data;
+	__u64 filter[POSIX_TRACE_ID_NR / 64];
+};
+
 /**
  * struct posix_trace_proc_page - read-only page mapped by a traced process
  * @size:	Output: sizeof this structure.
- * @active:	Output: number of streams tracing this process that want its
- *		events (running, or stopped by a full UNTIL_FULL stream that
- *		must see the next event to restart).  0: posix_trace_event()
- *		returns at once.
- * @generation:	Output: incremented on every change of @active.
+ * @active:	Output: slots whose state is not POSIX_TRACE_SLOT_OFF.
+ *		0: posix_trace_event() returns at once.
+ * @generation:	Output: incremented after any slot changes its @trid.
+ * @nr_ids:	Output: user event ids defined in the process's mapping,
+ *		counting the unnamed one (POSIX_TRACE_ID_UNNAMED + 0..n-1).
+ * @nr_slots:	Output: slots in use are below this index.
+ * @unslotted:	Output: running streams tracing the process beyond the
+ *		POSIX_TRACE_PROC_STREAMS slots: they get every event through
+ *		POSIX_TRACE_IOC_EVENT with POSIX_TRACE_EVENT_UNSLOTTED.
+ * @reserved:	zero.
+ * @slots:	Output: the streams tracing the process.
  */
 struct posix_trace_proc_page {
 	__u32 size;
 	__u32 active;
 	__u64 generation;
+	__u32 nr_ids;
+	__u32 nr_slots;
+	__u32 unslotted;
+	__u32 reserved0;
+	__u64 reserved[4];
+	struct posix_trace_proc_stream slots[POSIX_TRACE_PROC_STREAMS];
 };
 
 /**
@@ -152,10 +199,16 @@ struct posix_trace_lane {
 /**
  * struct posix_trace_stream_header - first bytes of the read-only region
  * @size:	Output: sizeof this structure (lanes follow at @lane_offset).
- * @nr_lanes:	Output: number of lanes.
+ * @nr_lanes:	Output: number of kernel lanes.
  * @lane_offset: Output: offset of the posix_trace_lane array.
  * @lane_stride: Output: bytes between two lane descriptors.
  * @capacity:	Output: bytes of user records a lane holds (stream-min-size).
+ * @writer_offset: Output: offset of the posix_trace_writer_desc array.
+ * @writer_stride: Output: bytes between two writer descriptors.
+ * @max_writers: Output: entries in that array.
+ * @nr_writers:	Output (kernel writes with release): entries published;
+ *		an entry never changes once published.
+ * @reserved:	zero.
  */
 struct posix_trace_stream_header {
 	__u32 size;
@@ -163,7 +216,65 @@ struct posix_trace_stream_header {
 	__u64 lane_offset;
 	__u64 lane_stride;
 	__u64 capacity;
-	__u64 reserved[4];
+	__u64 writer_offset;
+	__u32 writer_stride;
+	__u32 max_writers;
+	__u32 nr_writers;
+	__u32 reserved0;
+	__u64 reserved[1];
+};
+
+/**
+ * struct posix_trace_writer_desc - the kernel's word on one writer lane, in
+ * the read-only region; the lane itself is writable by the traced process,
+ * so everything a reader must trust about it is here.
+ * @mmap_offset: Output: offset to mmap() the lane (controller and owner).
+ * @mmap_size:	Output: length of that mapping.
+ * @data_offset: Output: offset of the ring inside the mapping.
+ * @data_size:	Output: ring size in bytes.
+ * @pid:	Output: process writing the lane, in the stream's pid
+ *		namespace; the reader reports it as posix_pid.
+ * @reserved0:	zero.
+ * @reserved:	zero.
+ */
+struct posix_trace_writer_desc {
+	__u64 mmap_offset;
+	__u64 mmap_size;
+	__u64 data_offset;
+	__u64 data_size;
+	__u32 pid;
+	__u32 reserved0;
+	__u64 reserved[3];
+};
+
+/**
+ * struct posix_trace_writer_ctl - first page of a writer lane, shared by the
+ * traced process (which writes the first cache line) and the controller
+ * (which writes the second).  Neither side, nor the kernel, trusts what the
+ * other wrote: every value is clamped or validated where it is used.
+ * @head:	writer: byte position after the last committed record.
+ * @oldest:	writer: position of the oldest record still intact; raised
+ *		before its bytes are reused (LOOP).
+ * @lost_seq:	writer: seq of the first record overwritten at @tail.
+ * @lost_timestamp: writer: timestamp of that record.
+ * @overrun:	writer: set to 1 when a record was lost; the kernel reads
+ *		and clears it for posix_trace_get_status().
+ * @tail:	reader: position of the next record it will read.
+ * @waiting:	reader (set by the kernel in POSIX_TRACE_IOC_WAIT): a reader
+ *		sleeps; the writer then asks for a wake-up.
+ */
+struct posix_trace_writer_ctl {
+	__u64 head;
+	__u64 oldest;
+	__u64 lost_seq;
+	__u64 lost_timestamp;
+	__u32 overrun;
+	__u32 pad0;
+	__u64 pad1[3];
+	__u64 tail;
+	__u32 waiting;
+	__u32 pad2;
+	__u64 pad3[6];
 };
 
 /**
@@ -310,6 +421,11 @@ struct posix_trace_wait {
  * @data_len:	Input: its length.
  * @thread:	Input: pthread_self() of the caller.
  * @address:	Input: address of the trace point.
+ * @trid:	Input: 0 = every stream tracing the caller, else only that
+ *		stream (the others got the event through their lanes).
+ * @flags:	Input: POSIX_TRACE_EVENT_*.
+ * @timestamp:	Input: CLOCK_MONOTONIC time of the call in ns, 0 = now.
+ *		Clamped to [creation of the stream, now].
  * @reserved:	zero.
  */
 struct posix_trace_event_req {
@@ -319,6 +435,60 @@ struct posix_trace_event_req {
 	__u64 data_len;
 	__u64 thread;
 	__u64 address;
+	__u32 trid;
+	__u32 flags;
+	__u64 timestamp;
+	__u64 reserved[1];
+};
+
+/* With trid 0: only the streams without a slot in the caller's page. */
+#define POSIX_TRACE_EVENT_UNSLOTTED	_BITUL(0)
+
+/**
+ * struct posix_trace_writer - POSIX_TRACE_IOC_WRITER_OPEN: a new writer lane
+ * in stream @trid for the calling process, which must be traced by it.
+ * @size:	Input: sizeof.
+ * @trid:	Input: stream.
+ * @flags:	Input: 0.
+ * @index:	Output: lane index (POSIX_TRACE_IOC_WRITER_NOTIFY).
+ * @mmap_offset: Output: mmap() offset of the lane (MAP_SHARED, read-write).
+ * @mmap_size:	Output: its length.
+ * @data_offset: Output: offset of the ring in the mapping.
+ * @data_size:	Output: ring size.
+ * @capacity:	Output: record bytes the lane may hold (stream-min-size).
+ * @reserved:	zero.
+ */
+struct posix_trace_writer {
+	__u32 size;
+	__u32 trid;
+	__u32 flags;
+	__u32 index;
+	__u64 mmap_offset;
+	__u64 mmap_size;
+	__u64 data_offset;
+	__u64 data_size;
+	__u64 capacity;
+	__u64 reserved[2];
+};
+
+/* posix_trace_notify.what */
+#define POSIX_TRACE_NOTIFY_WAKE		1	/* wake sleeping readers */
+#define POSIX_TRACE_NOTIFY_FULL		2	/* UNTIL_FULL lane is full */
+
+/**
+ * struct posix_trace_notify - POSIX_TRACE_IOC_WRITER_NOTIFY, from the
+ * process owning writer lane @index of stream @trid.
+ * @size:	Input: sizeof.
+ * @trid:	Input: stream.
+ * @index:	Input: the caller's lane.
+ * @what:	Input: POSIX_TRACE_NOTIFY_*.
+ * @reserved:	zero.
+ */
+struct posix_trace_notify {
+	__u32 size;
+	__u32 trid;
+	__u32 index;
+	__u32 what;
 	__u64 reserved[2];
 };
 
@@ -403,5 +573,7 @@ struct posix_trace_filter {
 #define POSIX_TRACE_IOC_EVENTTYPES _IOWR(POSIX_TRACE_IOC_MAGIC, 0x0b, struct posix_trace_eventtypes)
 #define POSIX_TRACE_IOC_SET_FILTER _IOW(POSIX_TRACE_IOC_MAGIC, 0x0c, struct posix_trace_filter)
 #define POSIX_TRACE_IOC_GET_FILTER _IOW(POSIX_TRACE_IOC_MAGIC, 0x0d, struct posix_trace_filter)
+#define POSIX_TRACE_IOC_WRITER_OPEN _IOWR(POSIX_TRACE_IOC_MAGIC, 0x0e, struct posix_trace_writer)
+#define POSIX_TRACE_IOC_WRITER_NOTIFY _IOW(POSIX_TRACE_IOC_MAGIC, 0x0f, struct posix_trace_notify)
 
 #endif /* _UAPI_LINUX_POSIX_TRACE_H */

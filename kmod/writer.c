@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writer lanes: rings the traced process writes its own events into, with
+ * no system call (libtrace/writer.c is the writer, libtrace/read.c the
+ * reader; Documentation/design.md, "Writer lanes", has the protocol).
+ *
+ * The process owning a lane can write anything into it, so the kernel
+ * reads the shared fields only to answer questions whose answer can hurt
+ * nobody but that process's own events: "is there data?", "is it full?",
+ * "was something lost?".  Every value is bounded where it is used, and
+ * nothing read from a lane ever sizes a kernel copy or indexes kernel
+ * memory.
+ */
+#include <linux/mm.h>
+#include <linux/rculist.h>
+#include <linux/sched/signal.h>
+#include <linux/vmalloc.h>
+#include "compat.h"
+#include "pt.h"
+
+/* Is @s tracing the calling process?  Under pt_ctl_lock. */
+static bool pt_traces_current(struct pt_stream *s)
+{
+	struct pt_attach *a;
+
+	lockdep_assert_held(&pt_ctl_lock);
+	list_for_each_entry(a, &s->targets, stream_node) {
+		if (a->proc->tgid == task_tgid(current))
+			return true;
+	}
+	return false;
+}
+
+static unsigned int pt_writers_of_current(struct pt_stream *s)
+{
+	unsigned int i, n = 0;
+
+	lockdep_assert_held(&pt_ctl_lock);
+	for (i = 0; i < s->nr_writers; i++)
+		n += s->writers[i]->tgid == task_tgid(current);
+	return n;
+}
+
+static struct pt_writer *pt_writer_alloc(struct pt_stream *s)
+{
+	struct pt_writer *w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+
+	if (!w)
+		return NULL;
+	w->data_size = PAGE_ALIGN(s->capacity);
+	w->mem_size = PAGE_SIZE + w->data_size;
+	w->mem = vmalloc_user(w->mem_size);
+	if (!w->mem) {
+		kfree(w);
+		return NULL;
+	}
+	w->ctl = w->mem;
+	w->ctl->lost_seq = U64_MAX;
+	/* A reader may be asleep already: the first record wakes it. */
+	w->ctl->waiting = 1;
+	w->tgid = get_pid(task_tgid(current));
+	return w;
+}
+
+static void pt_writer_publish(struct pt_stream *s, struct pt_writer *w,
+			      unsigned int index)
+{
+	struct posix_trace_writer_desc *d = &s->wdesc[index];
+
+	lockdep_assert_held(&pt_ctl_lock);
+	d->mmap_offset = pt_writer_offset(s->trid, index);
+	d->mmap_size = w->mem_size;
+	d->data_offset = PAGE_SIZE;
+	d->data_size = w->data_size;
+	d->pid = pid_nr_ns(w->tgid, s->pidns);
+	s->writers[index] = w;
+	/* The descriptor before the count: pairs with pt_nr_writers() here
+	 * and with the library's load-acquire of the header's count.
+	 */
+	smp_store_release(&s->nr_writers, index + 1);
+	/* see above */
+	smp_store_release(&s->hdr->nr_writers, index + 1);
+}
+
+/* POSIX_TRACE_IOC_WRITER_OPEN. */
+int pt_writer_open(struct posix_trace_writer *args)
+{
+	struct pt_stream *s = pt_stream_find(args->trid);
+	struct pt_writer *w = NULL;
+	unsigned int index;
+	int ret;
+
+	if (!s)
+		return -EINVAL;
+	ret = mutex_lock_interruptible(&pt_ctl_lock);
+	if (ret)
+		goto out_put;
+	ret = -EINVAL;
+	if (atomic_read(&s->state) == PT_DEAD || !pt_traces_current(s))
+		goto out_unlock;
+	ret = -EAGAIN;
+	index = s->nr_writers;
+	if (index >= s->max_writers ||
+	    pt_writers_of_current(s) >= pt_max_writers_per_proc)
+		goto out_unlock;
+	ret = -ENOMEM;
+	w = pt_writer_alloc(s);
+	if (!w)
+		goto out_unlock;
+	pt_writer_publish(s, w, index);
+	/* A sleeping reader starts watching the new lane. */
+	wake_up_interruptible_all(&s->wq);
+	ret = 0;
+	args->index = index;
+	args->mmap_offset = pt_writer_offset(s->trid, index);
+	args->mmap_size = w->mem_size;
+	args->data_offset = PAGE_SIZE;
+	args->data_size = w->data_size;
+	args->capacity = s->capacity;
+out_unlock:
+	mutex_unlock(&pt_ctl_lock);
+out_put:
+	pt_stream_put(s);
+	return ret == -ERESTARTSYS ? -EINTR : ret;
+}
+
+/* POSIX_TRACE_IOC_WRITER_NOTIFY, from the process owning lane @index. */
+int pt_writer_notify(const struct posix_trace_notify *n)
+{
+	struct pt_stream *s = pt_stream_find(n->trid);
+	unsigned int nr;
+	int ret = -EINVAL;
+
+	if (!s)
+		return -EINVAL;
+	nr = pt_nr_writers(s);
+	if (n->index >= nr || s->writers[n->index]->tgid != task_tgid(current))
+		goto out;
+	ret = 0;
+	if (n->what == POSIX_TRACE_NOTIFY_FULL &&
+	    s->policy == POSIX_TRACE_POLICY_UNTIL_FULL)
+		pt_record_autostop(s);
+	pt_writers_set_waiting(s, 0);
+	wake_up_interruptible_all(&s->wq);
+out:
+	pt_stream_put(s);
+	return ret;
+}
+
+/* mmap of a writer lane: read-write and shared, for its owner and for the
+ * stream's controller only; never inherited by fork().
+ */
+int pt_writer_mmap(struct vm_area_struct *vma, u32 trid, u32 index)
+{
+	struct pt_stream *s = pt_stream_find(trid);
+	struct pt_writer *w;
+	int ret = -EINVAL;
+
+	if (!s)
+		return -EINVAL;
+	if (index >= pt_nr_writers(s))
+		goto out;
+	w = s->writers[index];
+	if (vma->vm_end - vma->vm_start != w->mem_size ||
+	    !(vma->vm_flags & VM_SHARED))
+		goto out;
+	ret = -EACCES;
+	if (w->tgid != task_tgid(current) && s->owner != task_tgid(current))
+		goto out;
+	pt_vm_flags_set(vma, VM_DONTCOPY);
+	ret = remap_vmalloc_range(vma, w->mem, 0);
+out:
+	pt_stream_put(s);
+	return ret;
+}
+
+/* Bytes the reader has not consumed, bounded by the ring: a lane whose
+ * head went backwards or jumped ahead has nothing, or everything.
+ */
+static u64 pt_writer_unread(const struct pt_writer *w)
+{
+	u64 head = READ_ONCE(w->ctl->head);
+	u64 tail = READ_ONCE(w->ctl->tail);
+
+	if ((s64)(head - tail) <= 0)
+		return 0;
+	return min(head - tail, w->data_size);
+}
+
+bool pt_writers_have_data(struct pt_stream *s)
+{
+	unsigned int i, nr = pt_nr_writers(s);
+
+	for (i = 0; i < nr; i++) {
+		if (pt_writer_unread(s->writers[i]))
+			return true;
+	}
+	return false;
+}
+
+bool pt_writers_loop_full(struct pt_stream *s, u64 maxrec)
+{
+	unsigned int i, nr = pt_nr_writers(s);
+
+	for (i = 0; i < nr; i++) {
+		if (pt_writer_unread(s->writers[i]) + maxrec > s->capacity)
+			return true;
+	}
+	return false;
+}
+
+/* Read and clear the writers' overrun flags. */
+bool pt_writers_overrun(struct pt_stream *s)
+{
+	unsigned int i, nr = pt_nr_writers(s);
+	bool lost = false;
+
+	for (i = 0; i < nr; i++)
+		lost |= xchg(&s->writers[i]->ctl->overrun, 0) != 0;
+	return lost;
+}
+
+/* posix_trace_clear(): everything written so far counts as consumed. */
+void pt_writers_reset(struct pt_stream *s)
+{
+	unsigned int i, nr = pt_nr_writers(s);
+
+	for (i = 0; i < nr; i++) {
+		struct posix_trace_writer_ctl *ctl = s->writers[i]->ctl;
+
+		WRITE_ONCE(ctl->tail, READ_ONCE(ctl->head));
+		WRITE_ONCE(ctl->overrun, 0);
+	}
+}
+
+/*
+ * A reader is about to sleep (1) or was woken (0).  The writer checks the
+ * flag after publishing a record, without a full barrier (that would cost
+ * every event), so a wake-up can be missed: pt_stream_wait() therefore
+ * also polls while writer lanes exist.
+ */
+void pt_writers_set_waiting(struct pt_stream *s, u32 waiting)
+{
+	unsigned int i, nr = pt_nr_writers(s);
+
+	for (i = 0; i < nr; i++) {
+		if (READ_ONCE(s->writers[i]->ctl->waiting) != waiting)
+			WRITE_ONCE(s->writers[i]->ctl->waiting, waiting);
+	}
+}
+
+void pt_writers_free(struct pt_stream *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_writers; i++) {
+		vfree(s->writers[i]->mem);
+		put_pid(s->writers[i]->tgid);
+		kfree(s->writers[i]);
+	}
+	kfree(s->writers);
+}

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * posix_trace_event() without a system call: every thread writes its events
+ * into a writer lane of its own in each stream tracing the process (per
+ * thread, not per CPU: one producer per lane needs no atomic instruction,
+ * and a thread killed halfway leaves nothing half-reserved; see
+ * Documentation/performance.md for the measurements behind the choice).
+ *
+ * Writer side of the lane protocol (reader: read.c; kernel: kmod/writer.c;
+ * Documentation/design.md, "Writer lanes"):
+ *   - positions only grow; records may wrap; head/oldest/seq are kept here,
+ *     in private memory, and only published to the shared page;
+ *   - to reuse bytes (LOOP) raise ctl->oldest past them first, then a
+ *     release fence, then write: a reader that copied a record and then
+ *     sees oldest <= its position knows the copy is intact;
+ *   - a record is committed by a release store of ctl->head.
+ * Lanes are mapped on demand, kept in a process-wide pool and lent to one
+ * thread at a time; a lane whose stream went away is unmapped once no
+ * thread holds it.
+ *
+ * Everything here is async-signal-safe: no lock, no malloc; a signal
+ * handler interrupting its own thread's write records through the kernel.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "internal.h"
+#include "writer.h"
+
+#define PT_POOL_MAX	256	/* lanes one process keeps mapped */
+#define PT_PAGE		4096
+
+enum { PT_W_EMPTY, PT_W_BUSY, PT_W_FREE, PT_W_CLAIMED };
+
+struct pt_wlane {
+	atomic_int state;
+	uint32_t trid;
+	uint32_t index;
+	struct posix_trace_writer_ctl *ctl;
+	uint8_t *ring;
+	uint64_t size;		/* ring bytes */
+	uint64_t cap;		/* record bytes the lane may hold */
+	void *map;
+	size_t map_len;
+	/* Owned by the thread holding the lane; never read back from ctl. */
+	uint64_t head, oldest, seq, off;
+};
+
+struct pt_wthread {
+	uint64_t gen;
+	int synced;
+	int busy;
+	int key_set;
+	uint32_t tid;
+	struct pt_wlane *lane[POSIX_TRACE_PROC_STREAMS];
+};
+
+static struct pt_wlane pt_pool[PT_POOL_MAX];
+static __thread struct pt_wthread pt_wt __attribute__((tls_model("initial-exec")));
+static pthread_key_t pt_wkey;
+static int pt_fake;		/* host benchmark: lanes are anonymous memory */
+
+#define PT_LOAD(p)	__atomic_load_n((p), __ATOMIC_RELAXED)
+#define PT_LOAD_ACQ(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define PT_STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define PT_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+static uint64_t pt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void pt_event_ioctl(uint32_t trid, uint32_t flags, const struct pt_wevent *ev)
+{
+	struct posix_trace_event_req req;
+
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.event_id = ev->id;
+	req.data_ptr = (uint64_t)(uintptr_t)ev->data;
+	req.data_len = ev->data ? ev->len : 0;
+	req.thread = (uint64_t)pthread_self();
+	req.address = (uint64_t)(uintptr_t)ev->address;
+	req.trid = trid;
+	req.flags = flags;
+	req.timestamp = ev->timestamp;
+	pt_ioctl(POSIX_TRACE_IOC_EVENT, &req);
+}
+
+static void pt_wlane_notify(const struct pt_wlane *w, uint32_t what)
+{
+	struct posix_trace_notify n = {
+		.size = sizeof(n), .trid = w->trid, .index = w->index, .what = what,
+	};
+
+	if (!pt_fake)
+		pt_ioctl(POSIX_TRACE_IOC_WRITER_NOTIFY, &n);
+}
+
+/* Copy into the ring at offset @off, wrapping. */
+static void pt_ring_put(struct pt_wlane *w, uint64_t off, const void *src, size_t len)
+{
+	size_t first = len < w->size - off ? len : (size_t)(w->size - off);
+
+	memcpy(w->ring + off, src, first);
+	if (first < len)
+		memcpy(w->ring, (const uint8_t *)src + first, len - first);
+}
+
+/*
+ * No room for @size more bytes.  Records the reader consumed are free;
+ * then LOOP drops the oldest ones, UNTIL_FULL asks the kernel to stop the
+ * stream.  Returns 0 when the event is lost.
+ */
+static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size)
+{
+	uint64_t tail = PT_LOAD_ACQ(&w->ctl->tail);
+	struct posix_trace_record rec;
+
+	if (tail - w->oldest <= w->head - w->oldest)	/* within [oldest, head] */
+		w->oldest = tail;
+	if (w->head + size - w->oldest > w->cap) {
+		if (policy != POSIX_TRACE_POLICY_LOOP) {
+			pt_wlane_notify(w, POSIX_TRACE_NOTIFY_FULL);
+			return 0;
+		}
+		PT_STORE(&w->ctl->overrun, 1);
+	}
+	while (w->head + size - w->oldest > w->cap) {
+		uint64_t off = w->oldest % w->size;
+		size_t first = sizeof(rec) < w->size - off ? sizeof(rec) :
+			       (size_t)(w->size - off);
+
+		memcpy(&rec, w->ring + off, first);
+		if (first < sizeof(rec))
+			memcpy((uint8_t *)&rec + first, w->ring, sizeof(rec) - first);
+		/* Another thread of this process may have scribbled here. */
+		if (rec.size < PT_RECORD_HDR_SIZE || rec.size % 8 ||
+		    rec.size > w->head - w->oldest) {
+			w->oldest = w->head;
+			break;
+		}
+		if (w->oldest == tail) {
+			PT_STORE(&w->ctl->lost_timestamp, rec.timestamp);
+			PT_STORE_REL(&w->ctl->lost_seq, rec.seq);
+		}
+		w->oldest += rec.size;
+	}
+	PT_STORE_REL(&w->ctl->oldest, w->oldest);
+	/* oldest before the bytes it frees are overwritten */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return 1;
+}
+
+/*
+ * Write @ev into @w.  Returns 0 when the kernel must take the event (it is
+ * larger than a lane), 1 when it was written or, the lane being full,
+ * lost as the stream's policy says.
+ */
+static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stream *slot,
+			  const struct pt_wevent *ev, uint32_t tid)
+{
+	uint32_t max = PT_LOAD(&slot->max_data);
+	struct posix_trace_record rec;
+	size_t len = ev->data ? ev->len : 0;
+	uint64_t size, off;
+	uint8_t *dst;
+
+	rec.flags = 0;
+	if (len > max) {
+		len = max;
+		rec.flags = POSIX_TRACE_REC_TRUNCATED;
+	}
+	size = PT_ROUND8(PT_RECORD_HDR_SIZE + len);
+	if (size > w->cap)
+		return 0;
+	if (w->head + size - w->oldest > w->cap &&
+	    !pt_wlane_make_room(w, PT_LOAD(&slot->policy), size))
+		return 1;
+	rec.size = (uint32_t)size;
+	rec.event_id = ev->id;
+	rec.pid = 0;		/* the reader knows whose lane this is */
+	rec.tid = tid;
+	rec.data_len = (uint32_t)len;
+	rec.seq = w->seq;
+	rec.timestamp = ev->timestamp;
+	rec.thread = (uint64_t)pthread_self();
+	rec.address = (uint64_t)(uintptr_t)ev->address;
+	off = w->off;
+	if (off + size <= w->size) {
+		dst = w->ring + off;
+		memset(dst + size - 8, 0, 8);	/* the padding */
+		memcpy(dst, &rec, sizeof(rec));
+		if (len)
+			memcpy(dst + sizeof(rec), ev->data, len);
+	} else {
+		static const uint8_t zero[8];
+
+		pt_ring_put(w, off, &rec, sizeof(rec));
+		pt_ring_put(w, (off + sizeof(rec)) % w->size, ev->data, len);
+		pt_ring_put(w, (off + sizeof(rec) + len) % w->size, zero,
+			    size - sizeof(rec) - len);
+	}
+	w->seq++;
+	w->head += size;
+	w->off = off + size >= w->size ? off + size - w->size : off + size;
+	PT_STORE_REL(&w->ctl->head, w->head);
+	if (__builtin_expect(PT_LOAD(&w->ctl->waiting), 0))
+		pt_wlane_notify(w, POSIX_TRACE_NOTIFY_WAKE);
+	return 1;
+}
+
+/* A new lane for stream @trid from the kernel, mapped read-write. */
+static int pt_wlane_open(struct pt_wlane *w, uint32_t trid)
+{
+	struct posix_trace_writer wr = { .size = sizeof(wr), .trid = trid };
+	int saved = errno;
+	void *p;
+
+	if (pt_fake) {
+		wr.capacity = pt_status_fake()->reserved[0];
+		wr.data_offset = PT_PAGE;
+		wr.data_size = (wr.capacity + PT_PAGE - 1) & ~(uint64_t)(PT_PAGE - 1);
+		wr.mmap_size = wr.data_offset + wr.data_size;
+		p = mmap(NULL, wr.mmap_size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	} else {
+		if (pt_ioctl(POSIX_TRACE_IOC_WRITER_OPEN, &wr))
+			return -1;
+		if (wr.data_offset < sizeof(*w->ctl) || wr.data_size < wr.capacity ||
+		    wr.capacity < PT_RECORD_HDR_SIZE ||
+		    wr.data_offset + wr.data_size > wr.mmap_size)
+			return -1;
+		p = mmap(NULL, wr.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 pt_dev_fd(), (off_t)wr.mmap_offset);
+	}
+	errno = saved;
+	if (p == MAP_FAILED)
+		return -1;
+	w->trid = trid;
+	w->index = wr.index;
+	w->map = p;
+	w->map_len = wr.mmap_size;
+	w->ctl = p;
+	w->ring = (uint8_t *)p + wr.data_offset;
+	w->size = wr.data_size;
+	w->cap = wr.capacity;
+	w->head = w->oldest = w->seq = w->off = 0;
+	return 0;
+}
+
+static struct pt_wlane *pt_wlane_claim(uint32_t trid, int only_read)
+{
+	size_t i;
+
+	for (i = 0; i < PT_POOL_MAX; i++) {
+		struct pt_wlane *w = &pt_pool[i];
+		int expected = PT_W_FREE;
+
+		if (w->trid != trid || atomic_load(&w->state) != PT_W_FREE ||
+		    (only_read && PT_LOAD(&w->ctl->tail) != w->head))
+			continue;
+		if (atomic_compare_exchange_strong(&w->state, &expected, PT_W_CLAIMED))
+			return w;
+	}
+	return NULL;
+}
+
+static struct pt_wlane *pt_wlane_new(uint32_t trid)
+{
+	size_t i;
+
+	for (i = 0; i < PT_POOL_MAX; i++) {
+		int expected = PT_W_EMPTY;
+
+		if (!atomic_compare_exchange_strong(&pt_pool[i].state, &expected,
+						    PT_W_BUSY))
+			continue;
+		if (pt_wlane_open(&pt_pool[i], trid)) {
+			atomic_store(&pt_pool[i].state, PT_W_EMPTY);
+			return NULL;
+		}
+		atomic_store(&pt_pool[i].state, PT_W_CLAIMED);
+		return &pt_pool[i];
+	}
+	return NULL;
+}
+
+/*
+ * Lend a lane of stream @trid to the calling thread, or NULL: the thread
+ * then records through the kernel.  A lane whose records the reader has
+ * not consumed yet is reused last, so the events of a thread that exited
+ * are not overwritten by the next thread while lanes are to be had.
+ */
+static struct pt_wlane *pt_wlane_get(uint32_t trid)
+{
+	struct pt_wlane *w = pt_wlane_claim(trid, 1);
+
+	if (!w)
+		w = pt_wlane_new(trid);
+	if (!w)
+		w = pt_wlane_claim(trid, 0);
+	return w;
+}
+
+static int pt_trid_in_page(const struct posix_trace_proc_page *pg, uint32_t trid)
+{
+	unsigned int k;
+
+	for (k = 0; k < POSIX_TRACE_PROC_STREAMS; k++) {
+		if (PT_LOAD(&pg->slots[k].trid) == trid)
+			return 1;
+	}
+	return 0;
+}
+
+/* Unmap the free lanes of streams that no longer trace the process. */
+static void pt_pool_reap(const struct posix_trace_proc_page *pg)
+{
+	size_t i;
+
+	for (i = 0; i < PT_POOL_MAX; i++) {
+		struct pt_wlane *w = &pt_pool[i];
+		int expected = PT_W_FREE;
+
+		if (PT_LOAD(&w->trid) && !pt_trid_in_page(pg, w->trid) &&
+		    atomic_compare_exchange_strong(&w->state, &expected, PT_W_BUSY)) {
+			munmap(w->map, w->map_len);
+			w->trid = 0;
+			atomic_store(&w->state, PT_W_EMPTY);
+		}
+	}
+}
+
+static void pt_wthread_release(struct pt_wthread *t)
+{
+	unsigned int k;
+
+	for (k = 0; k < POSIX_TRACE_PROC_STREAMS; k++) {
+		if (t->lane[k])
+			atomic_store(&t->lane[k]->state, PT_W_FREE);
+		t->lane[k] = NULL;
+	}
+}
+
+static void pt_wthread_exit(void *arg)
+{
+	pt_wthread_release(arg);
+}
+
+/* The page changed hands (or this thread is new): hold a lane for each
+ * stream in it and give back the others. */
+static void pt_wthread_sync(struct pt_wthread *t, const struct posix_trace_proc_page *pg)
+{
+	uint64_t gen = PT_LOAD_ACQ(&pg->generation);
+	unsigned int k;
+
+	if (!t->tid)
+		t->tid = (uint32_t)syscall(SYS_gettid);
+	for (k = 0; k < POSIX_TRACE_PROC_STREAMS; k++) {
+		uint32_t trid = PT_LOAD(&pg->slots[k].trid);
+		struct pt_wlane *w = t->lane[k];
+
+		if (w && w->trid != trid) {
+			atomic_store(&w->state, PT_W_FREE);
+			t->lane[k] = NULL;
+		}
+		if (trid && !t->lane[k])
+			t->lane[k] = pt_wlane_get(trid);
+	}
+	pt_pool_reap(pg);
+	if (!t->key_set) {
+		t->key_set = 1;
+		pthread_setspecific(pt_wkey, t);
+	}
+	t->gen = gen;
+	t->synced = 1;
+}
+
+/*
+ * Data the library cannot copy without faulting: the never-mappable first
+ * 64 KiB (vm.mmap_min_addr), addresses that wrap or reach kernel space.
+ * The kernel copies those and records ERROR(EFAULT) instead of crashing
+ * the caller.  Any other bad pointer faults here as memcpy() would.
+ */
+#define PT_LOW_ADDR	0x10000u
+
+static int pt_data_suspect(const struct pt_wevent *ev)
+{
+	uintptr_t p = (uintptr_t)ev->data;
+
+	return ev->data && ev->len &&
+	       (p < PT_LOW_ADDR || p + ev->len < p || (intptr_t)(p + ev->len) < 0);
+}
+
+static int pt_filtered(const struct posix_trace_proc_stream *slot, uint32_t id)
+{
+	return (PT_LOAD(&slot->filter[id / 64]) >> (id % 64)) & 1;
+}
+
+void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *ev)
+{
+	struct pt_wthread *t = &pt_wt;
+	unsigned int k, n;
+
+	if (t->busy || pt_data_suspect(ev)) {
+		/* A signal handler interrupted this thread's write, or the
+		 * data must be copied by the kernel. */
+		if (!pt_fake)
+			pt_event_ioctl(0, 0, ev);
+		return;
+	}
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (!t->synced || t->gen != PT_LOAD(&pg->generation))
+		pt_wthread_sync(t, pg);
+	/* Ids the process never opened, and system ids, record nothing. */
+	if (ev->id - POSIX_TRACE_ID_UNNAMED >= PT_LOAD(&pg->nr_ids))
+		goto out;
+	n = PT_LOAD(&pg->nr_slots);
+	if (n > POSIX_TRACE_PROC_STREAMS)
+		n = POSIX_TRACE_PROC_STREAMS;
+	for (k = 0; k < n; k++) {
+		const struct posix_trace_proc_stream *slot = &pg->slots[k];
+		uint32_t state = PT_LOAD_ACQ(&slot->state);
+		struct pt_wlane *w = t->lane[k];
+
+		if (state == POSIX_TRACE_SLOT_OFF || pt_filtered(slot, ev->id))
+			continue;
+		/* After the state check: no event precedes its START. */
+		if (!ev->timestamp)
+			ev->timestamp = pt_now();
+		if (state == POSIX_TRACE_SLOT_RECORD && w &&
+		    w->trid == PT_LOAD(&slot->trid) && pt_wlane_write(w, slot, ev, t->tid))
+			continue;
+		if (!pt_fake)
+			pt_event_ioctl(PT_LOAD(&slot->trid), 0, ev);
+	}
+	if (PT_LOAD(&pg->unslotted) && !pt_fake)
+		pt_event_ioctl(0, POSIX_TRACE_EVENT_UNSLOTTED, ev);
+out:
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
+
+void pt_writer_atfork_child(void)
+{
+	size_t i;
+
+	/* The lanes were not copied (VM_DONTCOPY): forget them. */
+	for (i = 0; i < PT_POOL_MAX; i++) {
+		pt_pool[i].trid = 0;
+		atomic_store(&pt_pool[i].state, PT_W_EMPTY);
+	}
+	memset(pt_wt.lane, 0, sizeof(pt_wt.lane));
+	pt_wt.synced = 0;
+	pt_wt.tid = 0;
+}
+
+__attribute__((constructor)) static void pt_writer_init(void)
+{
+	pthread_key_create(&pt_wkey, pt_wthread_exit);
+}
+
+/* Host benchmark hooks (writer.h).  The fake page's reserved[0] carries
+ * the lane capacity to pt_wlane_open(). */
+#define PT_FAKE_TRID	1
+
+int pt_bench_fake_stream(uint32_t policy, uint64_t capacity, uint32_t max_data)
+{
+	struct posix_trace_proc_page *pg = pt_status_fake();
+
+	pt_fake = 1;
+	memset(pg->slots, 0, sizeof(pg->slots));
+	pg->reserved[0] = capacity;
+	pg->nr_ids = 16;
+	pg->slots[0].trid = PT_FAKE_TRID;
+	pg->slots[0].policy = policy;
+	pg->slots[0].max_data = max_data;
+	pg->slots[0].state = POSIX_TRACE_SLOT_RECORD;
+	pg->nr_slots = 1;
+	pg->generation++;
+	PT_STORE_REL(&pg->active, 1);
+	return 0;
+}
+
+void pt_bench_fake_filter(trace_event_id_t id, int filtered)
+{
+	struct posix_trace_proc_page *pg = pt_status_fake();
+	uint64_t bit = (uint64_t)1 << (id % 64);
+
+	if (filtered)
+		pg->slots[0].filter[id / 64] |= bit;
+	else
+		pg->slots[0].filter[id / 64] &= ~bit;
+}
+
+void pt_bench_fake_drain(void)
+{
+	size_t i;
+
+	for (i = 0; i < PT_POOL_MAX; i++) {
+		if (atomic_load(&pt_pool[i].state) >= PT_W_FREE && pt_pool[i].ctl)
+			PT_STORE_REL(&pt_pool[i].ctl->tail,
+				     PT_LOAD(&pt_pool[i].ctl->head));
+	}
+}
+
+void pt_bench_fake_untrace(void)
+{
+	PT_STORE_REL(&pt_status_fake()->active, 0);
+}
