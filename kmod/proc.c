@@ -249,6 +249,7 @@ void pt_proc_update_page(struct pt_proc *proc)
 {
 	struct posix_trace_proc_page *pg = proc->page;
 	u32 active = 0, nr = 0, unslotted = 0;
+	u64 wanted[ARRAY_SIZE(pg->wanted)] = { 0 };
 	bool moved = false;
 	struct pt_attach *a;
 	int i;
@@ -280,9 +281,15 @@ void pt_proc_update_page(struct pt_proc *proc)
 			moved = true;
 		}
 		pt_slot_fill(a, slot);
-		active += READ_ONCE(slot->state) != POSIX_TRACE_SLOT_OFF;
 		nr = max_t(u32, nr, a->slot + 1);
+		if (READ_ONCE(slot->state) == POSIX_TRACE_SLOT_OFF)
+			continue;
+		active++;
+		for (i = 0; i < ARRAY_SIZE(wanted); i++)
+			wanted[i] |= ~slot->filter[i];
 	}
+	for (i = 0; i < ARRAY_SIZE(wanted); i++)
+		WRITE_ONCE(pg->wanted[i], unslotted ? ~0ULL : wanted[i]);
 	pt_proc_publish_ids(proc);
 	WRITE_ONCE(pg->nr_slots, nr);
 	WRITE_ONCE(pg->unslotted, unslotted);

@@ -4,7 +4,8 @@
  *
  * The kernel's status page of this process is mapped with MAP_FIXED over
  * pt_status, a page of the library's own data, so the untraced fast path
- * is one load from a link-time address and one compare (EVENT-6).
+ * is one load from a link-time address and one compare (EVENT-6), and an
+ * event filtered out by every stream one more load and test.
  * Before the first call the page says "active" to reach the slow path,
  * which maps the real page (or clears the flag when there is no module).
  */
@@ -20,7 +21,9 @@
 static union {
 	struct posix_trace_proc_page page;
 	char bytes[PT_PAGE];
-} pt_status __attribute__((aligned(PT_PAGE))) = { .page = { .active = 1 } };
+} pt_status __attribute__((aligned(PT_PAGE))) = {
+	.page = { .active = 1, .wanted = { [0 ... POSIX_TRACE_ID_NR / 64 - 1] = ~0ULL } },
+};
 
 enum { PT_UNMAPPED, PT_MAPPING, PT_MAPPED, PT_NO_MODULE };
 static atomic_int pt_status_state;
@@ -86,8 +89,14 @@ pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
 	struct pt_wevent ev = {
 		.id = event_id, .data = data_ptr, .len = data_len, .address = address,
 	};
-	const struct posix_trace_proc_page *pg = pt_status_page();
+	const struct posix_trace_proc_page *pg = &pt_status.page;
 
+	if (__builtin_expect(atomic_load_explicit(&pt_status_state, memory_order_relaxed) ==
+			     PT_MAPPED, 1)) {
+		pt_writer_event(pg, &ev);
+		return;
+	}
+	pg = pt_status_page();
 	if (!pg) {
 		pt_status_map();
 		if (!__atomic_load_n(&pt_status.page.active, __ATOMIC_ACQUIRE))
@@ -100,12 +109,18 @@ pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
 		pt_event_ioctl(0, 0, &ev);	/* no page: the kernel does it all */
 }
 
-/* Untraced: one load and a branch (EVENT-6). */
+/* Untraced: one load and a branch (EVENT-6); filtered out: one more. */
 PT_EXPORT void posix_trace_event(trace_event_id_t event_id,
 				 const void *restrict data_ptr, size_t data_len)
 {
+	const __u64 *wanted = pt_status.page.wanted;
+
 	if (__builtin_expect(!__atomic_load_n(&pt_status.page.active,
 					      __ATOMIC_RELAXED), 1))
+		return;
+	if (event_id < POSIX_TRACE_ID_NR &&
+	    !((__atomic_load_n(&wanted[event_id / 64], __ATOMIC_RELAXED) >>
+	       (event_id % 64)) & 1))
 		return;
 	pt_event_slow(event_id, data_ptr, data_len, __builtin_return_address(0));
 }

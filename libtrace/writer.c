@@ -48,8 +48,10 @@ struct pt_wlane {
 	uint64_t cap;		/* record bytes the lane may hold */
 	void *map;
 	size_t map_len;
-	/* Owned by the thread holding the lane; never read back from ctl. */
-	uint64_t head, oldest, seq, off;
+	/* Owned by the thread holding the lane; never read back from ctl.
+	 * @off and @oldest_off are @head and @oldest modulo @size, kept
+	 * up to date because a 64-bit division costs more than a record. */
+	uint64_t head, oldest, seq, off, oldest_off;
 };
 
 struct pt_wthread {
@@ -58,6 +60,7 @@ struct pt_wthread {
 	int busy;
 	int key_set;
 	uint32_t tid;
+	uint64_t self;		/* pthread_self() */
 	struct pt_wlane *lane[POSIX_TRACE_PROC_STREAMS];
 };
 
@@ -116,6 +119,15 @@ static void pt_ring_put(struct pt_wlane *w, uint64_t off, const void *src, size_
 		memcpy(w->ring, (const uint8_t *)src + first, len - first);
 }
 
+static void pt_ring_get(const struct pt_wlane *w, uint64_t off, void *dst, size_t len)
+{
+	size_t first = len < w->size - off ? len : (size_t)(w->size - off);
+
+	memcpy(dst, w->ring + off, first);
+	if (first < len)
+		memcpy((uint8_t *)dst + first, w->ring, len - first);
+}
+
 /*
  * No room for @size more bytes.  Records the reader consumed are free;
  * then LOOP drops the oldest ones, UNTIL_FULL asks the kernel to stop the
@@ -126,8 +138,11 @@ static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size
 	uint64_t tail = PT_LOAD_ACQ(&w->ctl->tail);
 	struct posix_trace_record rec;
 
-	if (tail - w->oldest <= w->head - w->oldest)	/* within [oldest, head] */
+	if (tail != w->oldest && tail - w->oldest <= w->head - w->oldest) {
+		/* within [oldest, head]: what the reader consumed is free */
 		w->oldest = tail;
+		w->oldest_off = tail % w->size;
+	}
 	if (w->head + size - w->oldest > w->cap) {
 		if (policy != POSIX_TRACE_POLICY_LOOP) {
 			pt_wlane_notify(w, POSIX_TRACE_NOTIFY_FULL);
@@ -136,24 +151,26 @@ static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size
 		PT_STORE(&w->ctl->overrun, 1);
 	}
 	while (w->head + size - w->oldest > w->cap) {
-		uint64_t off = w->oldest % w->size;
-		size_t first = sizeof(rec) < w->size - off ? sizeof(rec) :
-			       (size_t)(w->size - off);
+		/* Records start 8-aligned and the ring is a multiple of 8, so
+		 * the size field never wraps; the rest is read only if needed. */
+		uint32_t rsize = *(const uint32_t *)(w->ring + w->oldest_off);
 
-		memcpy(&rec, w->ring + off, first);
-		if (first < sizeof(rec))
-			memcpy((uint8_t *)&rec + first, w->ring, sizeof(rec) - first);
 		/* Another thread of this process may have scribbled here. */
-		if (rec.size < PT_RECORD_HDR_SIZE || rec.size % 8 ||
-		    rec.size > w->head - w->oldest) {
+		if (rsize < PT_RECORD_HDR_SIZE || rsize % 8 ||
+		    rsize > w->head - w->oldest) {
 			w->oldest = w->head;
+			w->oldest_off = w->off;
 			break;
 		}
 		if (w->oldest == tail) {
+			pt_ring_get(w, w->oldest_off, &rec, sizeof(rec));
 			PT_STORE(&w->ctl->lost_timestamp, rec.timestamp);
 			PT_STORE_REL(&w->ctl->lost_seq, rec.seq);
 		}
-		w->oldest += rec.size;
+		w->oldest += rsize;
+		w->oldest_off += rsize;
+		if (w->oldest_off >= w->size)
+			w->oldest_off -= w->size;
 	}
 	PT_STORE_REL(&w->ctl->oldest, w->oldest);
 	/* oldest before the bytes it frees are overwritten */
@@ -167,18 +184,18 @@ static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size
  * lost as the stream's policy says.
  */
 static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stream *slot,
-			  const struct pt_wevent *ev, uint32_t tid)
+			  const struct pt_wevent *ev, const struct pt_wthread *t)
 {
 	uint32_t max = PT_LOAD(&slot->max_data);
-	struct posix_trace_record rec;
 	size_t len = ev->data ? ev->len : 0;
 	uint64_t size, off;
 	uint8_t *dst;
 
-	rec.flags = 0;
+	uint32_t flags = 0;
+
 	if (len > max) {
 		len = max;
-		rec.flags = POSIX_TRACE_REC_TRUNCATED;
+		flags = POSIX_TRACE_REC_TRUNCATED;
 	}
 	size = PT_ROUND8(PT_RECORD_HDR_SIZE + len);
 	if (size > w->cap)
@@ -186,24 +203,33 @@ static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stre
 	if (w->head + size - w->oldest > w->cap &&
 	    !pt_wlane_make_room(w, PT_LOAD(&slot->policy), size))
 		return 1;
-	rec.size = (uint32_t)size;
-	rec.event_id = ev->id;
-	rec.pid = 0;		/* the reader knows whose lane this is */
-	rec.tid = tid;
-	rec.data_len = (uint32_t)len;
-	rec.seq = w->seq;
-	rec.timestamp = ev->timestamp;
-	rec.thread = (uint64_t)pthread_self();
-	rec.address = (uint64_t)(uintptr_t)ev->address;
 	off = w->off;
-	if (off + size <= w->size) {
+	if (__builtin_expect(off + size <= w->size, 1)) {
+		/* Straight into the ring: no copy of a header built aside. */
+		struct posix_trace_record *r = (void *)(w->ring + off);
+
 		dst = w->ring + off;
-		memset(dst + size - 8, 0, 8);	/* the padding */
-		memcpy(dst, &rec, sizeof(rec));
+		memset(dst + size - 8, 0, 8);	/* the padding, first */
+		r->size = (uint32_t)size;
+		r->event_id = ev->id;
+		r->pid = 0;	/* the reader knows whose lane this is */
+		r->tid = t->tid;
+		r->data_len = (uint32_t)len;
+		r->flags = flags;
+		r->seq = w->seq;
+		r->timestamp = ev->timestamp;
+		r->thread = t->self;
+		r->address = (uint64_t)(uintptr_t)ev->address;
 		if (len)
-			memcpy(dst + sizeof(rec), ev->data, len);
+			memcpy(r + 1, ev->data, len);
 	} else {
 		static const uint8_t zero[8];
+		struct posix_trace_record rec = {
+			.size = (uint32_t)size, .event_id = ev->id, .tid = t->tid,
+			.data_len = (uint32_t)len, .flags = flags, .seq = w->seq,
+			.timestamp = ev->timestamp, .thread = t->self,
+			.address = (uint64_t)(uintptr_t)ev->address,
+		};
 
 		pt_ring_put(w, off, &rec, sizeof(rec));
 		pt_ring_put(w, (off + sizeof(rec)) % w->size, ev->data, len);
@@ -254,7 +280,7 @@ static int pt_wlane_open(struct pt_wlane *w, uint32_t trid)
 	w->ring = (uint8_t *)p + wr.data_offset;
 	w->size = wr.data_size;
 	w->cap = wr.capacity;
-	w->head = w->oldest = w->seq = w->off = 0;
+	w->head = w->oldest = w->seq = w->off = w->oldest_off = 0;
 	return 0;
 }
 
@@ -366,6 +392,7 @@ static void pt_wthread_sync(struct pt_wthread *t, const struct posix_trace_proc_
 
 	if (!t->tid)
 		t->tid = (uint32_t)syscall(SYS_gettid);
+	t->self = (uint64_t)pthread_self();
 	for (k = 0; k < POSIX_TRACE_PROC_STREAMS; k++) {
 		uint32_t trid = PT_LOAD(&pg->slots[k].trid);
 		struct pt_wlane *w = t->lane[k];
@@ -440,7 +467,7 @@ void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *e
 		if (!ev->timestamp)
 			ev->timestamp = pt_now();
 		if (state == POSIX_TRACE_SLOT_RECORD && w &&
-		    w->trid == PT_LOAD(&slot->trid) && pt_wlane_write(w, slot, ev, t->tid))
+		    w->trid == PT_LOAD(&slot->trid) && pt_wlane_write(w, slot, ev, t))
 			continue;
 		if (!pt_fake)
 			pt_event_ioctl(PT_LOAD(&slot->trid), 0, ev);
@@ -487,6 +514,7 @@ int pt_bench_fake_stream(uint32_t policy, uint64_t capacity, uint32_t max_data)
 	pg->slots[0].policy = policy;
 	pg->slots[0].max_data = max_data;
 	pg->slots[0].state = POSIX_TRACE_SLOT_RECORD;
+	memset(pg->wanted, 0xff, sizeof(pg->wanted));
 	pg->nr_slots = 1;
 	pg->generation++;
 	PT_STORE_REL(&pg->active, 1);
@@ -498,10 +526,13 @@ void pt_bench_fake_filter(trace_event_id_t id, int filtered)
 	struct posix_trace_proc_page *pg = pt_status_fake();
 	uint64_t bit = (uint64_t)1 << (id % 64);
 
-	if (filtered)
+	if (filtered) {
 		pg->slots[0].filter[id / 64] |= bit;
-	else
+		pg->wanted[id / 64] &= ~bit;
+	} else {
 		pg->slots[0].filter[id / 64] &= ~bit;
+		pg->wanted[id / 64] |= bit;
+	}
 }
 
 void pt_bench_fake_drain(void)

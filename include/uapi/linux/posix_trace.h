@@ -124,6 +124,9 @@ struct posix_trace_proc_stream {
  *		POSIX_TRACE_PROC_STREAMS slots: they get every event through
  *		POSIX_TRACE_IOC_EVENT with POSIX_TRACE_EVENT_UNSLOTTED.
  * @reserved:	zero.
+ * @wanted:	Output: bit n set: some stream would record event type n
+ *		(a slot not OFF whose filter lacks n, or an unslotted
+ *		stream); an event filtered out everywhere costs one test.
  * @slots:	Output: the streams tracing the process.
  */
 struct posix_trace_proc_page {
@@ -135,6 +138,7 @@ struct posix_trace_proc_page {
 	__u32 unslotted;
 	__u32 reserved0;
 	__u64 reserved[4];
+	__u64 wanted[POSIX_TRACE_ID_NR / 64];
 	struct posix_trace_proc_stream slots[POSIX_TRACE_PROC_STREAMS];
 };
 
