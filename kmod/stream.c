@@ -270,8 +270,8 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	s->map = proc->map;
 	kref_get(&s->map->ref);
 
-	s->created_real = ktime_get_real_ns();
 	s->created_mono = ktime_get_ns();
+	s->created_real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(s->created_mono)));
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
 		goto err_lock;

@@ -228,7 +228,10 @@ void pt_writers_reset(struct pt_stream *s)
 	for (i = 0; i < nr; i++) {
 		struct posix_trace_writer_ctl *ctl = s->writers[i]->ctl;
 
-		WRITE_ONCE(ctl->tail, READ_ONCE(ctl->head));
+		u64 head = READ_ONCE(ctl->head);
+
+		WRITE_ONCE(ctl->oldest, head);
+		WRITE_ONCE(ctl->tail, head);
 		WRITE_ONCE(ctl->overrun, 0);
 	}
 }

@@ -284,7 +284,8 @@ retry:
 	/* Leave room for OVERFLOW + RESUME + the record. */
 	data = h->data + ((h->pending_head + h->npending + 2) % PT_PENDING_MAX) * slot_cap;
 	pt_ring_copy(l, pos, &rec, sizeof(rec));
-	valid = pt_rec_valid(l, &rec, head - pos, slot_cap);
+	valid = pt_rec_valid(l, &rec, head - pos,
+			     l->user ? h->attr.__max_data_size : slot_cap);
 	if (valid)
 		pt_ring_copy(l, pos + PT_RECORD_HDR_SIZE, data, rec.data_len);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -343,9 +344,22 @@ static int pt_fetch(struct pt_handle *h)
 			}
 		}
 		if (!best_ts)
-			return 0;
+			break;
 		if (pt_take(h, best))
 			return 1;
+	}
+	/* Nothing to read: make sure the kernel agrees before we sleep. */
+	for (i = h->nr_lanes; i < h->nr_rlanes; i++) {
+		struct pt_rlane *l = &h->lanes[i];
+		uint64_t head = PT_LOAD_ACQ(l->head);
+		uint64_t pos = pt_rlane_start(l, head);
+
+		if (l->broken)
+			continue;
+		if ((int64_t)(head - pos) <= 0)
+			l->cur.pos = pos;
+		if (PT_LOAD(l->tail) != l->cur.pos)
+			__atomic_store_n(l->tail, l->cur.pos, __ATOMIC_RELEASE);
 	}
 	return 0;
 }
@@ -426,16 +440,28 @@ static int pt_wait(trace_id_t trid, const struct timespec *abstime)
 	return ret;
 }
 
+/* A traced process can keep a writer lane looking non-empty to the kernel:
+ * the deadline is checked here too, so a timed read always ends. */
+static int pt_deadline_passed(const struct timespec *abstime)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return now.tv_sec > abstime->tv_sec ||
+	       (now.tv_sec == abstime->tv_sec && now.tv_nsec >= abstime->tv_nsec);
+}
+
 static void pt_put_cleanup(void *h)
 {
 	pt_handle_put(h);
 }
 
-/* mode: 0 block, 1 try, 2 timed */
+/* mode: 0 block, 1 try, 2 timed, 3 timed and past the deadline */
 static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 		      void *data, size_t num_bytes, size_t *data_len,
 		      int *unavailable, int mode, const struct timespec *abstime)
 {
+	volatile int how = mode;	/* survives the cleanup handler's setjmp */
 	struct pt_handle *h;
 	int ret = 0;
 
@@ -454,16 +480,22 @@ static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 		}
 		if (ret)
 			break;
-		if (mode == 1) {
+		if (how == 1) {
 			*unavailable = 1;
 			break;
 		}
-		if (mode == 2 && (!abstime || abstime->tv_nsec < 0 ||
+		if (how == 3) {
+			ret = ETIMEDOUT;
+			break;
+		}
+		if (how == 2 && (!abstime || abstime->tv_nsec < 0 ||
 				  abstime->tv_nsec >= 1000000000)) {
 			ret = EINVAL;
 			break;
 		}
-		ret = pt_wait(trid, mode == 2 ? abstime : NULL);
+		ret = pt_wait(trid, how == 2 ? abstime : NULL);
+		if (!ret && how == 2 && pt_deadline_passed(abstime))
+			how = 3;	/* one last try, then ETIMEDOUT */
 		if (ret)
 			break;
 	}

@@ -52,7 +52,7 @@ struct pt_wlane {
 	 * @off and @oldest_off are @head and @oldest modulo @size, kept
 	 * up to date because a 64-bit division costs more than a record. */
 	uint64_t head, oldest, seq, off, oldest_off;
-};
+} __attribute__((aligned(64)));	/* two writers never share a line */
 
 struct pt_wthread {
 	uint64_t gen;
