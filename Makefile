@@ -8,6 +8,9 @@
 #                   its own VM); ends with "N passed, N failed[, N skipped]"
 #   make demo       deps, all, then examples/demo in the VM
 #   make vm-test    the selftests in the VM as root only (no deps/unit tests)
+#   make bench      deps, module and library, then bench/run: one table of
+#                   ns per event, host and VM, with the floors, LTTng-UST
+#                   and ftrace to compare with (bench/README)
 #   make install    library, headers and module (PREFIX, LIBDIR, DESTDIR)
 #   make clean
 #
@@ -66,6 +69,13 @@ demo:
 vm-test: all
 	$(VMRUN) -- scripts/run-selftests
 
+# Sequenced like demo; bench/run installs the LTTng packages it needs
+# (bench/deps) and builds bench/ itself.
+bench:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory kmod libtrace
+	MAKE="$(MAKE)" bench/run
+
 # Install on a real machine.  The module goes to the kernel's extra/
 # directory; without DESTDIR, depmod and ldconfig run so that
 # "modprobe posix_trace" and -lposixtrace work at once.
@@ -94,4 +104,4 @@ clean:
 	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test install clean
+.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test bench install clean
