@@ -13,6 +13,7 @@
  * has to wait.
  */
 #include "pt_selftest.h"
+#include "pt_seccomp.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -21,13 +22,6 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
-#if defined(__x86_64__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__i386__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_I386
-#endif
 
 static const int forbidden[] = {
 	__NR_ioctl, __NR_read, __NR_readv, __NR_pread64, __NR_preadv,
@@ -54,54 +48,13 @@ static const int forbidden[] = {
 /* Install the filter on the calling thread only.  0 or an errno. */
 static int forbid_reader_syscalls(void)
 {
-	struct sock_filter f[8 + 2 * NR_FORBIDDEN];
-	struct sock_fprog prog;
-	unsigned int i, n = 0;
-
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			PT_AUDIT_ARCH, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-			SECCOMP_RET_KILL_PROCESS);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			offsetof(struct seccomp_data, nr));
-	for (i = 0; i < NR_FORBIDDEN; i++) {
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-				forbidden[i], 0, 1);
-		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-				SECCOMP_RET_KILL_PROCESS);
-	}
-#ifdef __x86_64__
-	/* x32 system call numbers. */
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
-			0x40000000, 0, 1);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-			SECCOMP_RET_KILL_PROCESS);
-#endif
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-			SECCOMP_RET_ALLOW);
-
-	prog.len = n;
-	prog.filter = f;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return errno;
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
-		return errno;
-	return 0;
+	return pt_seccomp_thread(forbidden, NR_FORBIDDEN, SECCOMP_RET_KILL_PROCESS,
+				 SECCOMP_RET_ALLOW);
 }
 
-/* Child exit codes. */
+/* Child exit codes of this file (the common ones: pt_selftest.h). */
 enum {
-	C_OK = 0,
-	C_SETUP = 10,
-	C_FILTER,
-	C_READ_RET,
-	C_UNAVAILABLE,
-	C_WRONG_EVENT,
-	C_WRONG_DATA,
-	C_NOT_EMPTY,
-	C_RETURNED,
+	C_RETURNED = PT_C_FIRST_OWN,
 };
 
 static const char *child_code_str(int code)

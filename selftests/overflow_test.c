@@ -70,21 +70,6 @@ static void make_stream(struct __test_metadata *_metadata,
 	ASSERT_NE(NULL, self->ev);
 }
 
-static void record_seq(uint64_t first, uint64_t n)
-{
-	uint64_t i;
-
-	for (i = first; i < first + n; i++)
-		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
-}
-
-static uint64_t seq_of(const struct pt_ev *ev)
-{
-	uint64_t v;
-
-	memcpy(&v, ev->data, sizeof(v));
-	return v;
-}
 
 static void drain(struct __test_metadata *_metadata,
 		  FIXTURE_DATA(overflow) *self)
@@ -120,7 +105,7 @@ static void dump_events(struct __test_metadata *_metadata,
 		       pt_id_str(self->ev[i].info.posix_event_id),
 		       self->ev[i].len,
 		       self->ev[i].len == SEQ_LEN ?
-		       (unsigned long long)seq_of(&self->ev[i]) : 0ULL,
+		       (unsigned long long)pt_seq_of(&self->ev[i]) : 0ULL,
 		       (unsigned long long)
 		       pt_ts_ns(&self->ev[i].info.posix_timestamp));
 	TH_LOG("  (%d events read)", self->nev);
@@ -149,17 +134,17 @@ static uint64_t check_run(struct __test_metadata *_metadata,
 	int i;
 
 	ASSERT_LT(from, to);
-	first = seq_of(&self->ev[from]);
+	first = pt_seq_of(&self->ev[from]);
 	for (i = from; i < to; i++) {
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 			  self->ev[i].info.posix_event_id)
 			TH_LOG("event %d is %s", i,
 			       pt_id_str(self->ev[i].info.posix_event_id));
 		ASSERT_EQ(SEQ_LEN, self->ev[i].len);
-		ASSERT_EQ(first + (uint64_t)(i - from), seq_of(&self->ev[i]))
+		ASSERT_EQ(first + (uint64_t)(i - from), pt_seq_of(&self->ev[i]))
 			TH_LOG("gap or duplicate at event %d", i);
 	}
-	ASSERT_EQ(last, seq_of(&self->ev[to - 1]));
+	ASSERT_EQ(last, pt_seq_of(&self->ev[to - 1]));
 	return first;
 }
 
@@ -178,9 +163,9 @@ TEST_F(overflow, loop_overwrites_oldest_and_reports_overflow_then_resume)
 	written = 3 * self->cap + 7;
 	t0 = pt_realtime_ns();
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	record_seq(0, 1);
+	pt_record_seq(0, 1);
 	t1 = pt_realtime_ns();
-	record_seq(1, written - 1);
+	pt_record_seq(1, written - 1);
 
 	/* Running and full; the overrun is reported once. */
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
@@ -233,10 +218,10 @@ TEST_F(overflow, loop_overwrites_oldest_and_reports_overflow_then_resume)
 	/* Read empty: space again, no new overrun. */
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_NO_OVERRUN);
-	record_seq(written, 1);
+	pt_record_seq(written, 1);
 	drain(_metadata, self);
 	ASSERT_EQ(1, self->nev);
-	ASSERT_EQ(written, seq_of(&self->ev[0]));
+	ASSERT_EQ(written, pt_seq_of(&self->ev[0]));
 }
 
 /* REQ: RULE-18 GETNEXT-C6 */
@@ -248,13 +233,13 @@ TEST_F(overflow, loop_reader_keeping_up_never_overflows)
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	ASSERT_EQ(0, pt_start_and_skip(self->trid));
 	for (i = 0; i < 4 * self->cap; i++) {
-		record_seq(i, 1);
+		pt_record_seq(i, 1);
 		ASSERT_EQ(0, pt_try(self->trid, &ev));
 		ASSERT_EQ(0, ev.unavailable);
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id)
 			TH_LOG("event %llu: %s", (unsigned long long)i,
 			       pt_id_str(ev.info.posix_event_id));
-		ASSERT_EQ(i, seq_of(&ev));
+		ASSERT_EQ(i, pt_seq_of(&ev));
 	}
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_NO_OVERRUN);
@@ -268,14 +253,14 @@ TEST_F(overflow, loop_events_that_fit_stream_min_size_are_all_kept)
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	n = self->cap_with_start;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	record_seq(0, n);
+	pt_record_seq(0, n);
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING, -1,
 		      POSIX_TRACE_NO_OVERRUN);
 	drain(_metadata, self);
 	ASSERT_EQ((int)n + 1, self->nev);
 	ASSERT_EQ(POSIX_TRACE_START, self->ev[0].info.posix_event_id);
 	check_run(_metadata, self, 1, self->nev, n - 1);
-	ASSERT_EQ(0u, seq_of(&self->ev[1]));
+	ASSERT_EQ(0u, pt_seq_of(&self->ev[1]));
 }
 
 /* REQ: RULE-19 STOP-2 STOP-4 5.8 */
@@ -288,12 +273,12 @@ TEST_F(overflow, loop_stop_while_full_suspends_and_records_stop)
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	written = 3 * self->cap;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	record_seq(0, written);
+	pt_record_seq(0, written);
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 	expect_status(_metadata, self->trid, POSIX_TRACE_SUSPENDED,
 		      POSIX_TRACE_FULL, POSIX_TRACE_OVERRUN);
 	/* Suspended: not recorded. */
-	record_seq(written, 1);
+	pt_record_seq(written, 1);
 
 	drain(_metadata, self);
 	ASSERT_GE(self->nev, 4);
@@ -314,7 +299,7 @@ TEST_F(overflow, loop_clear_resets_full_overrun_and_pending_overflow)
 {
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	record_seq(0, 3 * self->cap);
+	pt_record_seq(0, 3 * self->cap);
 	ASSERT_EQ(0, posix_trace_clear(self->trid));
 	/* First get_status after the overrun: already reset by clear. */
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
@@ -322,12 +307,12 @@ TEST_F(overflow, loop_clear_resets_full_overrun_and_pending_overflow)
 	drain(_metadata, self);
 	ASSERT_EQ(0, self->nev) TH_LOG("first event after clear: %s",
 				       pt_id_str(self->ev[0].info.posix_event_id));
-	record_seq(1000, 1);
+	pt_record_seq(1000, 1);
 	drain(_metadata, self);
 	ASSERT_EQ(1, self->nev);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 		  self->ev[0].info.posix_event_id);
-	ASSERT_EQ(1000u, seq_of(&self->ev[0]));
+	ASSERT_EQ(1000u, pt_seq_of(&self->ev[0]));
 }
 
 /* ---------------------------------------------------------------- */
@@ -340,7 +325,7 @@ static void until_full_fill(struct __test_metadata *_metadata,
 			    bool stop_after)
 {
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	record_seq(0, written);
+	pt_record_seq(0, written);
 	if (stop_after) {
 		ASSERT_EQ(0, posix_trace_stop(self->trid));
 	}
@@ -369,8 +354,8 @@ static void until_full_drain(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, stop->info.posix_pid);
 	EXPECT_TRUE(pthread_equal((pthread_t)0, stop->info.posix_thread_id));
 	/* The events recorded are the first ones, without a gap. */
-	ASSERT_EQ(0u, seq_of(&self->ev[1]));
-	*kept = seq_of(&self->ev[self->nev - 2]) + 1;
+	ASSERT_EQ(0u, pt_seq_of(&self->ev[1]));
+	*kept = pt_seq_of(&self->ev[self->nev - 2]) + 1;
 	check_run(_metadata, self, 1, self->nev - 1, *kept - 1);
 	ASSERT_EQ(-1, find(self, 0, POSIX_TRACE_OVERFLOW));
 	ASSERT_EQ(-1, find(self, 0, POSIX_TRACE_RESUME));
@@ -406,7 +391,7 @@ static void expect_auto_start_then(struct __test_metadata *_metadata,
 	EXPECT_GE(pt_ts_ns(&start->info.posix_timestamp), after_ts);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 		  self->ev[1].info.posix_event_id);
-	ASSERT_EQ(seq, seq_of(&self->ev[1]));
+	ASSERT_EQ(seq, pt_seq_of(&self->ev[1]));
 	EXPECT_LE(pt_ts_ns(&start->info.posix_timestamp),
 		  pt_ts_ns(&self->ev[1].info.posix_timestamp));
 }
@@ -442,17 +427,17 @@ TEST_F(overflow, until_full_restarts_after_drain_on_next_event_with_start)
 	fill_until_full_and_drain(_metadata, self, written, &kept, &stop_ts,
 				  false);
 	/* Drained: the next event restarts the stream. */
-	record_seq(written, 1);
+	pt_record_seq(written, 1);
 	expect_auto_start_then(_metadata, self, stop_ts, written);
 	/* Running again; the overrun of the full period is still unread. */
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_OVERRUN);
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_NO_OVERRUN);
-	record_seq(written + 1, 1);
+	pt_record_seq(written + 1, 1);
 	drain(_metadata, self);
 	ASSERT_EQ(1, self->nev);
-	ASSERT_EQ(written + 1, seq_of(&self->ev[0]));
+	ASSERT_EQ(written + 1, pt_seq_of(&self->ev[0]));
 }
 
 /* REQ: RULE-24 STRPOL-2 GETNEXT-C8 */
@@ -466,7 +451,7 @@ TEST_F(overflow, until_full_restarts_after_drain_on_get_status)
 				  false);
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, -1);
-	record_seq(written, 1);
+	pt_record_seq(written, 1);
 	expect_auto_start_then(_metadata, self, stop_ts, written);
 }
 
@@ -484,7 +469,7 @@ TEST_F(overflow, until_full_explicit_stop_cancels_automatic_restart)
 	ASSERT_EQ(-1, find(self, 1, POSIX_TRACE_START));
 
 	/* Drained, but stays stopped. */
-	record_seq(written, 1);
+	pt_record_seq(written, 1);
 	expect_status(_metadata, self->trid, POSIX_TRACE_SUSPENDED, -1, -1);
 	drain(_metadata, self);
 	ASSERT_EQ(0, self->nev) TH_LOG("got %s",
@@ -494,14 +479,14 @@ TEST_F(overflow, until_full_explicit_stop_cancels_automatic_restart)
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, -1);
-	record_seq(written + 1, 1);
+	pt_record_seq(written + 1, 1);
 	drain(_metadata, self);
 	ASSERT_EQ(2, self->nev);
 	start = &self->ev[0];
 	ASSERT_EQ(POSIX_TRACE_START, start->info.posix_event_id);
 	EXPECT_EQ(getpid(), start->info.posix_pid);
 	EXPECT_TRUE(pthread_equal(pthread_self(), start->info.posix_thread_id));
-	ASSERT_EQ(written + 1, seq_of(&self->ev[1]));
+	ASSERT_EQ(written + 1, pt_seq_of(&self->ev[1]));
 }
 
 /* REQ: START-4 5.8 RULE-24 */
@@ -513,7 +498,7 @@ TEST_F(overflow, until_full_start_while_auto_stopped_is_a_no_op)
 	make_stream(_metadata, self, POSIX_TRACE_UNTIL_FULL);
 	written = 2 * self->cap + 10;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	record_seq(0, written);
+	pt_record_seq(0, written);
 	expect_status(_metadata, self->trid, POSIX_TRACE_SUSPENDED,
 		      POSIX_TRACE_FULL, -1);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
@@ -528,12 +513,12 @@ TEST_F(overflow, until_full_start_while_auto_stopped_is_a_no_op)
 	stop = self->nev - 1;
 	ASSERT_EQ(POSIX_TRACE_STOP, self->ev[stop].info.posix_event_id);
 	EXPECT_NE(0, pt_stop_auto(&self->ev[stop]));
-	kept = seq_of(&self->ev[stop - 1]) + 1;
+	kept = pt_seq_of(&self->ev[stop - 1]) + 1;
 	check_run(_metadata, self, 1, stop, kept - 1);
 	stop_ts = pt_ts_ns(&self->ev[stop].info.posix_timestamp);
 
 	/* The automatic restart still happens. */
-	record_seq(written, 1);
+	pt_record_seq(written, 1);
 	expect_auto_start_then(_metadata, self, stop_ts, written);
 }
 
@@ -545,7 +530,7 @@ TEST_F(overflow, until_full_events_that_fit_do_not_stop_the_stream)
 	make_stream(_metadata, self, POSIX_TRACE_UNTIL_FULL);
 	n = self->cap_with_start;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	record_seq(0, n);
+	pt_record_seq(0, n);
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING, -1,
 		      POSIX_TRACE_NO_OVERRUN);
 	drain(_metadata, self);
@@ -567,20 +552,20 @@ TEST_F(overflow, loop_overflow_after_partial_read_starts_at_the_reader)
 
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	record_seq(0, 5);
+	pt_record_seq(0, 5);
 	t5a = pt_realtime_ns();
-	record_seq(5, 1);
+	pt_record_seq(5, 1);
 	t5b = pt_realtime_ns();
-	record_seq(6, 4);
+	pt_record_seq(6, 4);
 	/* Read 0..4; the reader now waits at event 5. */
 	for (i = 0; i < 5; i++) {
 		ASSERT_EQ(0, pt_try(self->trid, &ev));
 		ASSERT_EQ(0, ev.unavailable);
-		ASSERT_EQ((uint64_t)i, seq_of(&ev));
+		ASSERT_EQ((uint64_t)i, pt_seq_of(&ev));
 	}
 	last_read_ts = pt_ts_ns(&ev.info.posix_timestamp);
 	written = 10 + 3 * self->cap;
-	record_seq(10, written - 10);
+	pt_record_seq(10, written - 10);
 
 	drain(_metadata, self);
 	ASSERT_GE(self->nev, 3);
@@ -614,7 +599,7 @@ static void *record_on_second_cpu(void *p)
 	CPU_SET(second_cpu, &one);
 	o->err = sched_setaffinity(0, sizeof(one), &one) ? errno : 0;
 	if (!o->err)
-		record_seq(o->first, o->n);
+		pt_record_seq(o->first, o->n);
 	return NULL;
 }
 
@@ -670,7 +655,7 @@ TEST_F(overflow, loop_overflow_of_one_lane_keeps_the_other_lanes_events)
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	ASSERT_EQ(0, record_elsewhere(B_SEQ, 3));
 	written = 3 * self->cap;
-	record_seq(0, written);
+	pt_record_seq(0, written);
 	ASSERT_EQ(0, record_elsewhere(B_SEQ + 3, 2));
 
 	drain(_metadata, self);
@@ -686,9 +671,9 @@ TEST_F(overflow, loop_overflow_of_one_lane_keeps_the_other_lanes_events)
 		struct pt_ev *e = &self->ev[i];
 
 		if (!pt_is(e, POSIX_TRACE_UNNAMED_USEREVENT) ||
-		    seq_of(e) < B_SEQ)
+		    pt_seq_of(e) < B_SEQ)
 			continue;
-		ASSERT_EQ(B_SEQ + (uint64_t)(b_before + b_after), seq_of(e));
+		ASSERT_EQ(B_SEQ + (uint64_t)(b_before + b_after), pt_seq_of(e));
 		if (i < ovf)
 			b_before++;
 		else
@@ -699,7 +684,7 @@ TEST_F(overflow, loop_overflow_of_one_lane_keeps_the_other_lanes_events)
 	/* The survivors of the full lane: contiguous, newest kept. */
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 		  self->ev[ovf + 2].info.posix_event_id);
-	ASSERT_LT(seq_of(&self->ev[ovf + 2]), (uint64_t)B_SEQ);
+	ASSERT_LT(pt_seq_of(&self->ev[ovf + 2]), (uint64_t)B_SEQ);
 	EXPECT_EQ(pt_ts_ns(&self->ev[ovf + 1].info.posix_timestamp),
 		  pt_ts_ns(&self->ev[ovf + 2].info.posix_timestamp));
 	check_run(_metadata, self, ovf + 2, self->nev - 2, written - 1);
@@ -718,7 +703,7 @@ TEST_F(overflow, until_full_one_full_lane_stops_every_lane)
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	ASSERT_EQ(0, record_elsewhere(B_SEQ, 2));
 	written = 2 * self->cap + 10;
-	record_seq(0, written);
+	pt_record_seq(0, written);
 	/* Stopped: the other lane's later events are lost too. */
 	ASSERT_EQ(0, record_elsewhere(B_SEQ + 2, 2));
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
@@ -737,16 +722,16 @@ TEST_F(overflow, until_full_one_full_lane_stops_every_lane)
 	for (i = 1; i < stop; i++) {
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 			  self->ev[i].info.posix_event_id);
-		if (seq_of(&self->ev[i]) >= B_SEQ) {
-			ASSERT_EQ(B_SEQ + (uint64_t)b, seq_of(&self->ev[i]));
+		if (pt_seq_of(&self->ev[i]) >= B_SEQ) {
+			ASSERT_EQ(B_SEQ + (uint64_t)b, pt_seq_of(&self->ev[i]));
 			b++;
 		}
 	}
 	ASSERT_EQ(2, b);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 		  self->ev[3].info.posix_event_id);
-	check_run(_metadata, self, 3, stop, seq_of(&self->ev[stop - 1]));
-	ASSERT_EQ(0u, seq_of(&self->ev[3]));
+	check_run(_metadata, self, 3, stop, pt_seq_of(&self->ev[stop - 1]));
+	ASSERT_EQ(0u, pt_seq_of(&self->ev[3]));
 }
 
 static void fill_pattern(unsigned char *buf, uint32_t n, size_t len)
@@ -850,7 +835,7 @@ TEST_F(overflow, until_full_restart_wakes_blocked_reader_with_start)
 	while (!atomic_load(&r.ready))
 		sched_yield();
 	ASSERT_TRUE(pt_wait_sleeping(r.tid, 3000));
-	record_seq(written, 1);
+	pt_record_seq(written, 1);
 	pthread_join(th, NULL);
 	ASSERT_EQ(0, r.ret);
 	ASSERT_EQ(0, r.ev.unavailable);
@@ -858,7 +843,7 @@ TEST_F(overflow, until_full_restart_wakes_blocked_reader_with_start)
 		TH_LOG("got %s", pt_id_str(r.ev.info.posix_event_id));
 	drain(_metadata, self);
 	ASSERT_EQ(1, self->nev);
-	ASSERT_EQ(written, seq_of(&self->ev[0]));
+	ASSERT_EQ(written, pt_seq_of(&self->ev[0]));
 }
 
 /* REQ: EVENT-1 EVENT-3 RULE-49 MODEL-2 (policies are per stream) */

@@ -952,4 +952,36 @@ static inline int pt_set_ptrace_scope(int v)
 			__scope);					\
 } while (0)
 
+/* Exit codes of the forked children that read under seccomp; each test
+ * file adds its own from PT_C_FIRST_OWN. */
+enum {
+	C_OK = 0,
+	C_SETUP = 10,
+	C_FILTER,
+	C_READ_RET,
+	C_UNAVAILABLE,
+	C_WRONG_EVENT,
+	C_WRONG_DATA,
+	C_NOT_EMPTY,
+	PT_C_FIRST_OWN,
+};
+
+/* Record the unnamed event n times carrying first, first + 1, ... */
+static inline void pt_record_seq(uint64_t first, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = first; i < first + n; i++)
+		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
+}
+
+/* The number pt_record_seq() put into @ev. */
+static inline uint64_t pt_seq_of(const struct pt_ev *ev)
+{
+	uint64_t v;
+
+	memcpy(&v, ev->data, sizeof(v));
+	return v;
+}
+
 #endif /* PT_SELFTEST_H */

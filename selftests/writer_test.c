@@ -21,6 +21,7 @@
  * reader); both mappings show the same memory.
  */
 #include "pt_selftest.h"
+#include "pt_seccomp.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -31,13 +32,6 @@
 #include <linux/posix_trace.h>
 #include <linux/seccomp.h>
 
-#if defined(__x86_64__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__i386__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_I386
-#endif
 
 #define REC_HDR		sizeof(struct posix_trace_record)
 #define CTL_PAGE	4096
@@ -330,17 +324,9 @@ static const char *ev_desc(const struct pt_ev *ev)
 
 #define SC_EVENTS	1000
 
-/* Child exit codes. */
+/* Child exit codes of this file (the common ones: pt_selftest.h). */
 enum {
-	C_OK = 0,
-	C_SETUP = 10,
-	C_FILTER,
-	C_READ_RET,
-	C_UNAVAILABLE,
-	C_WRONG_EVENT,
-	C_WRONG_DATA,
-	C_NOT_EMPTY,
-	C_NO_LANE,
+	C_NO_LANE = PT_C_FIRST_OWN,
 	C_SIGSYS,
 };
 
@@ -385,10 +371,7 @@ static int allow_only_exit_and_clock(void)
 	static const int allowed[] = {
 		__NR_exit, __NR_exit_group, __NR_clock_gettime, __NR_gettid,
 	};
-	struct sock_filter f[8 + 2 * (sizeof(allowed) / sizeof(allowed[0]))];
-	struct sock_fprog prog;
 	struct sigaction sa;
-	unsigned int i, n = 0;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = sigsys_handler;
@@ -396,38 +379,8 @@ static int allow_only_exit_and_clock(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGSYS, &sa, NULL))
 		return errno;
-
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			PT_AUDIT_ARCH, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-			SECCOMP_RET_KILL_PROCESS);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			offsetof(struct seccomp_data, nr));
-#ifdef __x86_64__
-	/* x32 system call numbers. */
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
-			0x40000000, 0, 1);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-			SECCOMP_RET_TRAP);
-#endif
-	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-				allowed[i], 0, 1);
-		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-				SECCOMP_RET_ALLOW);
-	}
-	/* SIGSYS to the handler, which records the number and exits. */
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
-
-	prog.len = n;
-	prog.filter = f;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return errno;
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
-		return errno;
-	return 0;
+	return pt_seccomp_thread(allowed, sizeof(allowed) / sizeof(allowed[0]),
+				 SECCOMP_RET_ALLOW, SECCOMP_RET_TRAP);
 }
 
 static uint64_t sc_payload(uint64_t i)
@@ -1766,21 +1719,6 @@ TEST_F(writer, filtered_event_is_not_written_into_the_lane)
 /* 9. UNTIL_FULL                                                       */
 /* ------------------------------------------------------------------ */
 
-static void record_seq(uint64_t first, uint64_t n)
-{
-	uint64_t i;
-
-	for (i = first; i < first + n; i++)
-		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
-}
-
-static uint64_t seq_of(const struct pt_ev *ev)
-{
-	uint64_t v;
-
-	memcpy(&v, ev->data, sizeof(v));
-	return v;
-}
 
 /* REQ: RULE-20 RULE-21 RULE-22 RULE-24 RULE-26 STRPOL-2 GETSTAT-2 */
 TEST_F(writer, until_full_lane_stops_the_stream_with_stop_auto)
@@ -1800,7 +1738,7 @@ TEST_F(writer, until_full_lane_stops_the_stream_with_stop_auto)
 	evs = calloc(max, sizeof(*evs));
 	ASSERT_NE(NULL, evs);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	record_seq(0, written);
+	pt_record_seq(0, written);
 
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, st.posix_stream_status);
@@ -1817,7 +1755,7 @@ TEST_F(writer, until_full_lane_stops_the_stream_with_stop_auto)
 	for (i = 1; i < n - 1; i++) {
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[i].info.posix_event_id)
 			TH_LOG("event %d: %s", i, ev_desc(&evs[i]));
-		ASSERT_EQ((uint64_t)(i - 1), seq_of(&evs[i]));
+		ASSERT_EQ((uint64_t)(i - 1), pt_seq_of(&evs[i]));
 	}
 	ASSERT_LT(kept, written);
 	stop_ts = pt_ts_ns(&evs[n - 1].info.posix_timestamp);
@@ -1828,21 +1766,21 @@ TEST_F(writer, until_full_lane_stops_the_stream_with_stop_auto)
 	ASSERT_LE(lane_head(&l), (uint64_t)sz.stream);
 
 	/* Drained: the next event restarts the stream with START. */
-	record_seq(written, 1);
+	pt_record_seq(written, 1);
 	ASSERT_EQ(0, pt_drain(self->trid, evs, max, &n));
 	ASSERT_EQ(2, n);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id)
 		TH_LOG("got %s", ev_desc(&evs[0]));
 	EXPECT_GE(pt_ts_ns(&evs[0].info.posix_timestamp), stop_ts);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[1].info.posix_event_id);
-	ASSERT_EQ(written, seq_of(&evs[1]));
+	ASSERT_EQ(written, pt_seq_of(&evs[1]));
 	/* And the lane is used again. */
 	kept = lane_head(&l);
-	record_seq(written + 1, 1);
+	pt_record_seq(written + 1, 1);
 	EXPECT_LT(kept, lane_head(&l));
 	ASSERT_EQ(0, pt_drain(self->trid, evs, max, &n));
 	ASSERT_EQ(1, n);
-	ASSERT_EQ(written + 1, seq_of(&evs[0]));
+	ASSERT_EQ(written + 1, pt_seq_of(&evs[0]));
 	free(evs);
 }
 
