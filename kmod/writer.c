@@ -112,10 +112,10 @@ int pt_writer_open(struct posix_trace_writer *args)
 	wake_up_interruptible_all(&s->wq);
 	ret = 0;
 	args->index = index;
-	args->mmap_offset = pt_writer_offset(s->trid, index);
-	args->mmap_size = w->mem_size;
-	args->data_offset = PAGE_SIZE;
-	args->data_size = w->data_size;
+	args->mmap_offset = s->wdesc[index].mmap_offset;
+	args->mmap_size = s->wdesc[index].mmap_size;
+	args->data_offset = s->wdesc[index].data_offset;
+	args->data_size = s->wdesc[index].data_size;
 	args->capacity = s->capacity;
 out_unlock:
 	mutex_unlock(&pt_ctl_lock);

@@ -49,10 +49,9 @@ static void pt_status_map(void)
 	atomic_store(&pt_status_state, p == MAP_FAILED ? PT_UNMAPPED : PT_MAPPED);
 }
 
-const struct posix_trace_proc_page *pt_status_page(void)
+static int pt_status_mapped(void)
 {
-	return atomic_load_explicit(&pt_status_state, memory_order_acquire) ==
-	       PT_MAPPED ? &pt_status.page : NULL;
+	return atomic_load_explicit(&pt_status_state, memory_order_acquire) == PT_MAPPED;
 }
 
 /* Host benchmark: our own page instead of the kernel's. */
@@ -89,22 +88,13 @@ pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
 	struct pt_wevent ev = {
 		.id = event_id, .data = data_ptr, .len = data_len, .address = address,
 	};
-	const struct posix_trace_proc_page *pg = &pt_status.page;
-
-	if (__builtin_expect(atomic_load_explicit(&pt_status_state, memory_order_relaxed) ==
-			     PT_MAPPED, 1)) {
-		pt_writer_event(pg, &ev);
-		return;
-	}
-	pg = pt_status_page();
-	if (!pg) {
+	if (__builtin_expect(!pt_status_mapped(), 0)) {
 		pt_status_map();
 		if (!__atomic_load_n(&pt_status.page.active, __ATOMIC_ACQUIRE))
 			return;
-		pg = pt_status_page();
 	}
-	if (pg)
-		pt_writer_event(pg, &ev);
+	if (pt_status_mapped())
+		pt_writer_event(&pt_status.page, &ev);
 	else
 		pt_event_ioctl(0, 0, &ev);	/* no page: the kernel does it all */
 }

@@ -8,6 +8,7 @@
 #define PT_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 #include <trace.h>
 #include <linux/posix_trace.h>
 
@@ -30,6 +31,28 @@
 /* The FILTER event carries two sets and is the largest system event. */
 #define PT_MAX_SYSTEM_EVENT_SIZE \
 	PT_ROUND8(PT_RECORD_HDR_SIZE + 2 * sizeof(trace_event_set_t))
+
+/* Copy out of / into a byte ring of @size bytes at offset @off < @size,
+ * wrapping at the end (the lanes' record layout, design.md section 4). */
+static inline void pt_ring_read(const uint8_t *ring, uint64_t size, uint64_t off,
+				void *dst, size_t len)
+{
+	size_t first = len < size - off ? len : (size_t)(size - off);
+
+	memcpy(dst, ring + off, first);
+	if (first < len)
+		memcpy((uint8_t *)dst + first, ring, len - first);
+}
+
+static inline void pt_ring_write(uint8_t *ring, uint64_t size, uint64_t off,
+				 const void *src, size_t len)
+{
+	size_t first = len < size - off ? len : (size_t)(size - off);
+
+	memcpy(ring + off, src, first);
+	if (first < len)
+		memcpy(ring, (const uint8_t *)src + first, len - first);
+}
 
 /* attr.c: 0 if @attr is an initialized attributes object, else EINVAL. */
 int pt_attr_check(const trace_attr_t *attr);

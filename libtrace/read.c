@@ -32,12 +32,7 @@ static const __u64 pt_zero_pos[1];
 
 static void pt_ring_copy(const struct pt_rlane *l, uint64_t pos, void *dst, size_t len)
 {
-	uint64_t off = pos % l->size;
-	size_t first = len < l->size - off ? len : l->size - off;
-
-	memcpy(dst, l->ring + off, first);
-	if (first < len)
-		memcpy((uint8_t *)dst + first, l->ring, len - first);
+	pt_ring_read(l->ring, l->size, pos % l->size, dst, len);
 }
 
 int pt_rlanes_init(struct pt_handle *h)

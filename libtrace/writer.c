@@ -109,24 +109,6 @@ static void pt_wlane_notify(const struct pt_wlane *w, uint32_t what)
 		pt_ioctl(POSIX_TRACE_IOC_WRITER_NOTIFY, &n);
 }
 
-/* Copy into the ring at offset @off, wrapping. */
-static void pt_ring_put(struct pt_wlane *w, uint64_t off, const void *src, size_t len)
-{
-	size_t first = len < w->size - off ? len : (size_t)(w->size - off);
-
-	memcpy(w->ring + off, src, first);
-	if (first < len)
-		memcpy(w->ring, (const uint8_t *)src + first, len - first);
-}
-
-static void pt_ring_get(const struct pt_wlane *w, uint64_t off, void *dst, size_t len)
-{
-	size_t first = len < w->size - off ? len : (size_t)(w->size - off);
-
-	memcpy(dst, w->ring + off, first);
-	if (first < len)
-		memcpy((uint8_t *)dst + first, w->ring, len - first);
-}
 
 /*
  * No room for @size more bytes.  Records the reader consumed are free;
@@ -163,7 +145,7 @@ static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size
 			break;
 		}
 		if (w->oldest == tail) {
-			pt_ring_get(w, w->oldest_off, &rec, sizeof(rec));
+			pt_ring_read(w->ring, w->size, w->oldest_off, &rec, sizeof(rec));
 			PT_STORE(&w->ctl->lost_timestamp, rec.timestamp);
 			PT_STORE_REL(&w->ctl->lost_seq, rec.seq);
 		}
@@ -231,10 +213,11 @@ static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stre
 			.address = (uint64_t)(uintptr_t)ev->address,
 		};
 
-		pt_ring_put(w, off, &rec, sizeof(rec));
-		pt_ring_put(w, (off + sizeof(rec)) % w->size, ev->data, len);
-		pt_ring_put(w, (off + sizeof(rec) + len) % w->size, zero,
-			    size - sizeof(rec) - len);
+		pt_ring_write(w->ring, w->size, off, &rec, sizeof(rec));
+		pt_ring_write(w->ring, w->size, (off + sizeof(rec)) % w->size,
+			      ev->data, len);
+		pt_ring_write(w->ring, w->size, (off + sizeof(rec) + len) % w->size,
+			      zero, size - sizeof(rec) - len);
 	}
 	w->seq++;
 	w->head += size;

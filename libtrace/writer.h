@@ -20,9 +20,8 @@ struct pt_wevent {
 	uint64_t timestamp;	/* 0 until taken */
 };
 
-/* event.c: the process's page; a writable copy in the fake (host
- * benchmark) mode, NULL while unmapped. */
-const struct posix_trace_proc_page *pt_status_page(void);
+/* event.c: the process's page as a writable copy, for the fake (host
+ * benchmark) mode. */
 struct posix_trace_proc_page *pt_status_fake(void);
 
 /* writer.c: record @ev in every stream of @pg that wants it. */
