@@ -283,6 +283,33 @@ int posix_trace_close(trace_id_t trid);
  */
 long __posix_trace_sysconf(int name);
 
+/*
+ * posix_trace_event() is also a macro (XSH 2.1.1 allows it): the test
+ * "does any stream of this process want this event type?" is inlined into
+ * the caller, so an untraced or filtered-out event costs one load and a
+ * branch, without a call.  __posix_trace_wanted points into the page the
+ * module shares with the process (one bit per event type id, set while a
+ * running stream wants it); the library calls itself for everything else.
+ * (posix_trace_event)(...) or -DPOSIX_TRACE_NO_INLINE call the function.
+ * Not an interface: only this header may use these names.
+ */
+extern const unsigned long long *const __posix_trace_wanted;
+
+#if defined(__GNUC__) && !defined(POSIX_TRACE_NO_INLINE)
+static __inline__ __attribute__((__always_inline__)) void
+__posix_trace_event_inline(trace_event_id_t __id, const void *__data,
+			   size_t __len)
+{
+	if (__builtin_expect(__id < __POSIX_TRACE_ID_NR &&
+			     !((__atomic_load_n(&__posix_trace_wanted[__id / 64],
+						__ATOMIC_RELAXED) >> (__id % 64)) & 1), 1))
+		return;
+	(posix_trace_event)(__id, __data, __len);
+}
+#define posix_trace_event(event_id, data_ptr, data_len) \
+	__posix_trace_event_inline((event_id), (data_ptr), (data_len))
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,13 @@ static union {
 	.page = { .active = 1, .wanted = { [0 ... POSIX_TRACE_ID_NR / 64 - 1] = ~0ULL } },
 };
 
+_Static_assert(__POSIX_TRACE_ID_NR == POSIX_TRACE_ID_NR, "<trace.h> and the uapi agree");
+
+/* <trace.h>'s inline fast path reads the bitmap through this pointer; its
+ * value never changes, the page behind it does. */
+PT_EXPORT const unsigned long long *const __posix_trace_wanted =
+	(const unsigned long long *)pt_status.page.wanted;
+
 enum { PT_UNMAPPED, PT_MAPPING, PT_MAPPED, PT_NO_MODULE };
 static atomic_int pt_status_state;
 
@@ -39,6 +46,7 @@ static void pt_status_map(void)
 		return;
 	fd = pt_dev_fd();
 	if (fd < 0) {
+		memset(pt_status.page.wanted, 0, sizeof(pt_status.page.wanted));
 		pt_status.page.active = 0;
 		atomic_store(&pt_status_state, PT_NO_MODULE);
 		return;
@@ -100,7 +108,8 @@ pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
 }
 
 /* Untraced: one load and a branch (EVENT-6); filtered out: one more. */
-PT_EXPORT void posix_trace_event(trace_event_id_t event_id,
+/* In parentheses: <trace.h> also defines posix_trace_event() as a macro. */
+PT_EXPORT void (posix_trace_event)(trace_event_id_t event_id,
 				 const void *restrict data_ptr, size_t data_len)
 {
 	const __u64 *wanted = pt_status.page.wanted;

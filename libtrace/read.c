@@ -13,6 +13,7 @@
  * tail, which the kernel clamps.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -26,6 +27,9 @@
  * lapping a tiny lane or hostile: after this many tries the lane's unread
  * records count as lost. */
 #define PT_COPY_TRIES	8
+
+#define PT_TS_OFFSET	offsetof(struct posix_trace_record, timestamp)
+_Static_assert(PT_TS_OFFSET % 8 == 0, "the timestamp never wraps");
 
 /* Positions of a lane that could not be mapped: always empty. */
 static const __u64 pt_zero_pos[1];
@@ -181,14 +185,16 @@ static uint64_t pt_peek(const struct pt_handle *h, unsigned int i)
 	const struct pt_rlane *l = &h->lanes[i];
 	uint64_t head = PT_LOAD_ACQ(l->head);
 	uint64_t pos = pt_rlane_start(l, head);
-	struct posix_trace_record rec;
+	uint64_t ts;
 
 	if (l->broken)
 		return 1;
 	if ((int64_t)(head - pos) <= 0)
 		return 0;
-	pt_ring_copy(l, pos, &rec, sizeof(rec));
-	return rec.timestamp ? rec.timestamp : 1;
+	/* Records start 8-aligned in a ring of 8-byte multiples: the field
+	 * never wraps, one load reads it. */
+	ts = PT_LOAD((const uint64_t *)(l->ring + (pos + PT_TS_OFFSET) % l->size));
+	return ts ? ts : 1;
 }
 
 static struct pt_pending *pt_push(struct pt_handle *h)
@@ -241,12 +247,44 @@ static void pt_rlane_corrupt(struct pt_handle *h, struct pt_rlane *l, uint64_t h
 	pt_push_error(h, EIO);
 }
 
+/* Where the caller of getnext wants the event. */
+struct pt_out {
+	struct posix_trace_event_info *ev;
+	void *data;
+	size_t num_bytes;
+	size_t *data_len;
+};
+
+static void pt_to_timespec(const struct pt_handle *h, uint64_t mono,
+			   struct timespec *ts)
+{
+	uint64_t real = h->created_real + (mono - h->created_mono);
+
+	if (mono < h->created_mono)
+		real = h->created_real - (h->created_mono - mono);
+	ts->tv_sec = (time_t)(real / 1000000000u);
+	ts->tv_nsec = (long)(real % 1000000000u);
+}
+
+static void pt_fill_info(const struct pt_handle *h, const struct posix_trace_record *r,
+			 struct posix_trace_event_info *ev)
+{
+	ev->posix_event_id = r->event_id;
+	ev->posix_pid = (pid_t)r->pid;
+	ev->posix_prog_address = (void *)(uintptr_t)r->address;
+	ev->posix_thread_id = (pthread_t)r->thread;
+	pt_to_timespec(h, r->timestamp, &ev->posix_timestamp);
+	ev->posix_truncation_status = (r->flags & POSIX_TRACE_REC_TRUNCATED) ?
+		POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
+}
+
 /*
- * Consume the next record of lane @i into the pending queue, preceded by
- * OVERFLOW/RESUME when records were lost before it (RULE-17).  Returns 0
+ * Consume the next record of lane @i.  When nothing is queued and no
+ * OVERFLOW/RESUME has to go first (RULE-17), it goes straight to @out
+ * (returns 2); otherwise into the pending queue (returns 1).  Returns 0
  * when the lane turned out empty.
  */
-static int pt_take(struct pt_handle *h, unsigned int i)
+static int pt_take(struct pt_handle *h, unsigned int i, const struct pt_out *out)
 {
 	struct pt_rlane *l = &h->lanes[i];
 	struct pt_cursor *c = &l->cur;
@@ -256,7 +294,8 @@ static int pt_take(struct pt_handle *h, unsigned int i)
 	unsigned int tries = 0;
 	struct pt_pending *p;
 	uint8_t *data;
-	int valid;
+	size_t n;
+	int valid, lost, direct;
 
 	if (l->broken) {
 		pt_push_error(h, l->broken);
@@ -276,13 +315,20 @@ retry:
 		pt_rlane_corrupt(h, l, head);
 		goto publish;
 	}
-	/* Leave room for OVERFLOW + RESUME + the record. */
-	data = h->data + ((h->pending_head + h->npending + 2) % PT_PENDING_MAX) * slot_cap;
 	pt_ring_copy(l, pos, &rec, sizeof(rec));
 	valid = pt_rec_valid(l, &rec, head - pos,
 			     l->user ? h->attr.__max_data_size : slot_cap);
-	if (valid)
-		pt_ring_copy(l, pos + PT_RECORD_HDR_SIZE, data, rec.data_len);
+	lost = pos != c->pos && (!c->seq_known || rec.seq > c->next_seq);
+	direct = !lost && !h->npending;
+	/* Queued: leave room for OVERFLOW + RESUME + the record. */
+	data = h->data + ((h->pending_head + h->npending + 2) % PT_PENDING_MAX) * slot_cap;
+	n = rec.data_len;
+	if (direct) {
+		data = out->data;
+		n = n < out->num_bytes ? n : out->num_bytes;
+	}
+	if (valid && n)
+		pt_ring_copy(l, pos + PT_RECORD_HDR_SIZE, data, n);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if ((int64_t)(PT_LOAD(l->oldest) - pos) > 0 &&
 	    (int64_t)(PT_LOAD(l->oldest) - head) <= 0) {
@@ -295,7 +341,7 @@ retry:
 		pt_rlane_corrupt(h, l, head);
 		goto publish;
 	}
-	if (pos != c->pos && (!c->seq_known || rec.seq > c->next_seq)) {
+	if (lost) {
 		lost_ts = c->seq_known && PT_LOAD_ACQ(l->lost_seq) == c->next_seq ?
 			  PT_LOAD(l->lost_ts) : rec.timestamp;
 		pt_push_marker(h, POSIX_TRACE_OVERFLOW, lost_ts);
@@ -303,13 +349,21 @@ retry:
 	}
 	if (l->user)
 		rec.pid = l->pid;
+	c->pos = pos + rec.size;
+	c->next_seq = rec.seq + 1;
+	c->seq_known = 1;
+	if (direct) {
+		pt_fill_info(h, &rec, out->ev);
+		if (n < rec.data_len)
+			out->ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+		*out->data_len = n;
+		__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
+		return 2;
+	}
 	p = pt_push(h);
 	p->rec = rec;
 	if (p->data_off != (uint32_t)(data - h->data))
 		memmove(h->data + p->data_off, data, rec.data_len);
-	c->pos = pos + rec.size;
-	c->next_seq = rec.seq + 1;
-	c->seq_known = 1;
 publish:
 	__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
 	return 1;
@@ -322,10 +376,11 @@ publish_empty:
  * the lower lane (deterministic: kernel lanes, then writer lanes in the
  * order they were opened).  Bounded, so a writer that keeps changing its
  * lane under us cannot keep the reader here. */
-static int pt_fetch(struct pt_handle *h)
+static int pt_fetch(struct pt_handle *h, const struct pt_out *out)
 {
 	unsigned int i, best, round;
 	uint64_t ts, best_ts;
+	int ret;
 
 	pt_rlanes_discover(h);
 	for (round = 0; round < 4 * h->nr_rlanes + 4; round++) {
@@ -340,8 +395,9 @@ static int pt_fetch(struct pt_handle *h)
 		}
 		if (!best_ts)
 			break;
-		if (pt_take(h, best))
-			return 1;
+		ret = pt_take(h, best, out);
+		if (ret)
+			return ret;
 	}
 	/* Nothing to read: make sure the kernel agrees before we sleep. */
 	for (i = h->nr_lanes; i < h->nr_rlanes; i++) {
@@ -359,38 +415,19 @@ static int pt_fetch(struct pt_handle *h)
 	return 0;
 }
 
-static void pt_to_timespec(const struct pt_handle *h, uint64_t mono,
-			   struct timespec *ts)
-{
-	uint64_t real = h->created_real + (mono - h->created_mono);
-
-	if (mono < h->created_mono)
-		real = h->created_real - (h->created_mono - mono);
-	ts->tv_sec = (time_t)(real / 1000000000u);
-	ts->tv_nsec = (long)(real % 1000000000u);
-}
-
-static void pt_deliver(struct pt_handle *h, struct posix_trace_event_info *ev,
-		       void *data, size_t num_bytes, size_t *data_len)
+static void pt_deliver(struct pt_handle *h, const struct pt_out *out)
 {
 	struct pt_pending *p = &h->pending[h->pending_head];
-	const struct posix_trace_record *r = &p->rec;
-	size_t n = r->data_len;
+	size_t n = p->rec.data_len;
 
-	ev->posix_event_id = r->event_id;
-	ev->posix_pid = (pid_t)r->pid;
-	ev->posix_prog_address = (void *)(uintptr_t)r->address;
-	ev->posix_thread_id = (pthread_t)r->thread;
-	pt_to_timespec(h, r->timestamp, &ev->posix_timestamp);
-	ev->posix_truncation_status = (r->flags & POSIX_TRACE_REC_TRUNCATED) ?
-		POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
-	if (n > num_bytes) {
-		n = num_bytes;
-		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+	pt_fill_info(h, &p->rec, out->ev);
+	if (n > out->num_bytes) {
+		n = out->num_bytes;
+		out->ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
 	}
 	if (n)
-		memcpy(data, h->data + p->data_off, n);
-	*data_len = n;
+		memcpy(out->data, h->data + p->data_off, n);
+	*out->data_len = n;
 	h->pending_head = (h->pending_head + 1) % PT_PENDING_MAX;
 	h->npending--;
 }
@@ -399,17 +436,18 @@ static void pt_deliver(struct pt_handle *h, struct posix_trace_event_info *ev,
 static int pt_try_read(struct pt_handle *h, struct posix_trace_event_info *ev,
 		       void *data, size_t num_bytes, size_t *data_len)
 {
+	const struct pt_out out = {
+		.ev = ev, .data = data, .num_bytes = num_bytes, .data_len = data_len,
+	};
 	int ret = 1;
 
 	pthread_mutex_lock(&h->lock);
 	if (h->dead)
 		ret = EINVAL;
-	else if (!h->npending && !pt_fetch(h))
-		ret = 0;
-	else
-		pt_deliver(h, ev, data, num_bytes, data_len);
+	else if (h->npending || (ret = pt_fetch(h, &out)) == 1)
+		pt_deliver(h, &out);
 	pthread_mutex_unlock(&h->lock);
-	return ret;
+	return ret ? (ret == 2 ? 1 : ret) : 0;
 }
 
 static int pt_wait(trace_id_t trid, const struct timespec *abstime)
@@ -465,6 +503,16 @@ static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 	h = pt_handle_get(trid);
 	if (!h)
 		return EINVAL;
+	/* An event at hand: no cancellation point, no cleanup handler. */
+	ret = pt_try_read(h, ev, data, num_bytes, data_len);
+	if (ret != 0 || how == 1) {
+		if (ret == 1 || ret == 0) {
+			*unavailable = !ret;
+			ret = 0;
+		}
+		pt_handle_put(h);
+		return ret;
+	}
 	pthread_cleanup_push(pt_put_cleanup, h);
 	for (;;) {
 		ret = pt_try_read(h, ev, data, num_bytes, data_len);
@@ -475,10 +523,6 @@ static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 		}
 		if (ret)
 			break;
-		if (how == 1) {
-			*unavailable = 1;
-			break;
-		}
 		if (how == 3) {
 			ret = ETIMEDOUT;
 			break;

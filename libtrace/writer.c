@@ -531,5 +531,8 @@ void pt_bench_fake_drain(void)
 
 void pt_bench_fake_untrace(void)
 {
-	PT_STORE_REL(&pt_status_fake()->active, 0);
+	struct posix_trace_proc_page *pg = pt_status_fake();
+
+	memset(pg->wanted, 0, sizeof(pg->wanted));
+	PT_STORE_REL(&pg->active, 0);
 }

@@ -95,6 +95,34 @@ TEST_F(event, event_records_id_data_pid_thread_address_and_time)
 	ASSERT_NE(0, ev.unavailable);
 }
 
+/*
+ * <trace.h> also defines posix_trace_event() as a macro with the test of
+ * the wanted bitmap inlined; the function itself stays callable by name in
+ * parentheses and through a pointer (XSH 2.1.1), and records the same.
+ */
+/* REQ: EVENT-1 */
+TEST_F(event, macro_function_and_pointer_forms_record_alike)
+{
+	void (*fp)(trace_event_id_t, const void *, size_t) = posix_trace_event;
+	trace_event_id_t id;
+	struct pt_ev ev;
+	int i;
+
+	ASSERT_EQ(0, posix_trace_eventid_open("forms", &id));
+	posix_trace_event(id, "m", 1);
+	(posix_trace_event)(id, "f", 1);
+	fp(id, "p", 1);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, ev.unavailable);
+		EXPECT_EQ(id, ev.info.posix_event_id);
+		ASSERT_EQ(1u, ev.len);
+		EXPECT_EQ("mfp"[i], ((char *)ev.data)[0]);
+	}
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_NE(0, ev.unavailable);
+}
+
 struct writer_arg {
 	trace_event_id_t id;
 	pthread_t self;
