@@ -28,7 +28,7 @@
 #define _POSIX_TRACE			200809L
 #define _POSIX_TRACE_EVENT_FILTER	200809L
 #define _POSIX_TRACE_LOG		0
-#define _POSIX_TRACE_INHERIT		0
+#define _POSIX_TRACE_INHERIT		200809L
 
 /* Portable minima (spec 1.8). */
 #ifndef _POSIX_TRACE_EVENT_NAME_MAX

@@ -124,6 +124,7 @@ int pt_event_from_user(const struct posix_trace_event_req *req)
 	proc = pt_proc_find(task_tgid(current));
 	if (!proc)
 		return 0;
+	pt_proc_settle(proc);
 	/* Ids the process never opened, and system ids, are not recordable. */
 	if (!pt_map_valid_id(proc->map, req->event_id))
 		goto out;

@@ -61,7 +61,7 @@ static int pt_ioc_query(void __user *uarg)
 	q.abi_version = POSIX_TRACE_ABI_VERSION;
 	q.features = POSIX_TRACE_FEAT_TRACE | POSIX_TRACE_FEAT_PROC_PAGE |
 		     POSIX_TRACE_FEAT_MMAP_READ | POSIX_TRACE_FEAT_FILTER |
-		     POSIX_TRACE_FEAT_WRITER;
+		     POSIX_TRACE_FEAT_WRITER | POSIX_TRACE_FEAT_INHERIT;
 	q.sys_max = pt_max_streams;
 	q.nr_lanes = nr_cpu_ids;
 	q.max_stream_size = pt_max_stream_size;

@@ -46,6 +46,11 @@ unsigned int pt_max_writers_per_proc = 16;
 module_param_named(max_writers_per_proc, pt_max_writers_per_proc, uint, 0644);
 MODULE_PARM_DESC(max_writers_per_proc, "writer lanes of one process in one stream");
 
+unsigned int pt_max_procs_per_stream = 1024;
+module_param_named(max_procs_per_stream, pt_max_procs_per_stream, uint, 0644);
+MODULE_PARM_DESC(max_procs_per_stream,
+		 "processes one stream traces (inheritance stops there)");
+
 static const struct file_operations pt_fops = {
 	.owner = THIS_MODULE,
 	.unlocked_ioctl = pt_ioctl,

@@ -30,9 +30,11 @@ struct pt_proc *pt_proc_find(struct pid *tgid)
 	return NULL;
 }
 
-/* @parent_map: the mapping of the process that forked this one, or NULL. */
+/* @parent_map: the mapping of the process that forked this one, or NULL;
+ * @share: use it (the child is traced by inheritance), else copy it.
+ */
 static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map,
-				     gfp_t gfp)
+				     bool share, gfp_t gfp)
 {
 	struct pt_proc *proc = kzalloc(sizeof(*proc), gfp);
 
@@ -41,7 +43,10 @@ static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map
 	proc->page = (void *)get_zeroed_page(gfp);
 	if (!proc->page)
 		goto err_page;
-	proc->map = parent_map ? pt_map_fork(parent_map, gfp) : pt_map_new(gfp);
+	if (share)
+		kref_get(&parent_map->ref);
+	proc->map = share ? parent_map :
+		    parent_map ? pt_map_fork(parent_map, gfp) : pt_map_new(gfp);
 	if (!proc->map)
 		goto err_map;
 	proc->page->size = sizeof(*proc->page);
@@ -50,6 +55,7 @@ static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map
 	INIT_LIST_HEAD(&proc->streams);
 	INIT_WORK(&proc->exit_work, pt_proc_exit_work);
 	INIT_WORK(&proc->exec_work, pt_proc_exec_work);
+	INIT_WORK(&proc->fork_work, pt_proc_fork_work);
 	proc->tgid = get_pid(tgid);
 	return proc;
 
@@ -112,27 +118,46 @@ struct pt_proc *pt_proc_get_or_create(struct pid *tgid)
 
 	if (proc)
 		return proc;
-	proc = pt_proc_alloc(tgid, NULL, GFP_KERNEL_ACCOUNT);
+	proc = pt_proc_alloc(tgid, NULL, false, GFP_KERNEL_ACCOUNT);
 	return proc ? pt_proc_insert(proc) : NULL;
 }
 
 /*
- * fork() of a known process (sched_process_fork probe, atomic context):
- * the child gets a copy of the parent's mapping, so ids it inherited in
- * its memory keep their meaning (spec 5.17).  If the allocation fails the
- * child starts with an empty mapping when it first needs one.
+ * fork() of a known process (sched_process_fork probe, atomic context).
+ * A child that inherits streams (inherit.c) shares the parent's mapping,
+ * so ids stay one-to-one within those streams (RULE-60); any other child
+ * gets a copy, so ids it inherited in its memory keep their meaning (spec
+ * 5.17).  If an allocation fails the child is not traced and starts with
+ * an empty mapping when it first needs one.
  */
 void pt_proc_fork(struct pid *parent, struct pid *child)
 {
 	struct pt_proc *pproc = pt_proc_find(parent);
+	struct pt_inherit *inh;
 	struct pt_proc *cproc;
 
 	if (!pproc)
 		return;
-	cproc = pt_proc_alloc(child, pproc->map,
+	inh = pt_inherit_snapshot(pproc);
+	cproc = pt_proc_alloc(child, pproc->map, inh,
 			      GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
-	if (cproc)
-		pt_proc_put(pt_proc_insert(cproc));
+	if (!cproc) {
+		if (inh)
+			pt_inherit_free(inh);
+		goto out;
+	}
+	if (inh) {
+		pt_inherit_fill_page(cproc, pproc, inh);
+		pt_inherit_set(cproc, inh);
+	}
+	cproc = pt_proc_insert(cproc);
+	if (inh) {
+		kref_get(&cproc->ref);	/* the work item's */
+		if (!queue_work(pt_wq, &cproc->fork_work))
+			pt_proc_put(cproc);
+	}
+	pt_proc_put(cproc);
+out:
 	pt_proc_put(pproc);
 }
 

@@ -34,6 +34,7 @@ extern unsigned int pt_max_streams;
 extern unsigned long pt_max_stream_size;
 extern unsigned int pt_max_writers;
 extern unsigned int pt_max_writers_per_proc;
+extern unsigned int pt_max_procs_per_stream;
 
 /*
  * struct pt_map - event name <-> id mapping of one or more processes.
@@ -79,6 +80,8 @@ struct pt_proc {
 	unsigned long slots_used;	/* bitmap of page->slots, pt_ctl_lock */
 	struct work_struct exit_work;
 	struct work_struct exec_work;
+	struct work_struct fork_work;
+	struct pt_inherit __rcu *inherit;	/* streams to join (inherit.c) */
 	struct rcu_head rcu;
 };
 
@@ -95,6 +98,17 @@ void pt_proc_cleanup_all(void);
 void pt_proc_queue(struct pid *tgid, bool exiting);
 void pt_proc_fork(struct pid *parent, struct pid *child);
 void pt_proc_forget_if_unused(struct pt_proc *proc);
+
+/* inherit.c */
+struct pt_inherit;
+struct pt_inherit *pt_inherit_snapshot(struct pt_proc *parent);
+void pt_inherit_fill_page(struct pt_proc *child, struct pt_proc *parent,
+			  const struct pt_inherit *inh);
+void pt_inherit_set(struct pt_proc *child, struct pt_inherit *inh);
+void pt_inherit_free(struct pt_inherit *inh);
+void pt_proc_fork_work(struct work_struct *work);
+void pt_proc_settle(struct pt_proc *proc);
+void pt_settle_current(void);
 
 /* Writers of one lane serialise on @lock; the kernel keeps its own copy of
  * every position and never reads one back from shared memory except the
@@ -148,6 +162,7 @@ struct pt_stream {
 	struct pid_namespace *pidns;
 	struct pt_map *map;
 	struct list_head targets;
+	unsigned int nr_targets;	/* on @targets, pt_ctl_lock */
 	wait_queue_head_t wq;
 	void *ro;
 	size_t ro_size;
@@ -201,6 +216,7 @@ struct pt_stream *pt_stream_find(u32 trid);
 struct pt_stream *pt_stream_lookup(u32 trid);
 void pt_stream_put(struct pt_stream *s);
 int pt_stream_create(struct posix_trace_create *args, struct pid *target);
+int pt_attach(struct pt_stream *s, struct pt_proc *proc);
 int pt_stream_start(struct pt_stream *s, const struct posix_trace_ctl *c);
 int pt_stream_stop(struct pt_stream *s, const struct posix_trace_ctl *c);
 int pt_stream_clear(struct pt_stream *s);

@@ -147,7 +147,7 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
 	return s;
 }
 
-static int pt_attach(struct pt_stream *s, struct pt_proc *proc)
+int pt_attach(struct pt_stream *s, struct pt_proc *proc)
 {
 	struct pt_attach *a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 
@@ -161,6 +161,7 @@ static int pt_attach(struct pt_stream *s, struct pt_proc *proc)
 	a->proc = proc;
 	list_add_tail_rcu(&a->stream_node, &s->targets);
 	list_add_tail_rcu(&a->proc_node, &proc->streams);
+	s->nr_targets++;
 	pt_proc_update_page(proc);
 	return 0;
 }
@@ -179,6 +180,7 @@ static void pt_detach(struct pt_attach *a)
 	lockdep_assert_held(&pt_ctl_lock);
 	list_del_rcu(&a->stream_node);
 	list_del_rcu(&a->proc_node);
+	a->stream->nr_targets--;
 	if (a->slot >= 0)
 		pt_proc_slot_put(a->proc, a->slot);
 	pt_proc_update_page(a->proc);

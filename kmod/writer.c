@@ -92,6 +92,7 @@ int pt_writer_open(struct posix_trace_writer *args)
 
 	if (!s)
 		return -EINVAL;
+	pt_settle_current();
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
 		goto out_put;

@@ -70,11 +70,10 @@ static int pt_sysconf(int name, long *val)
 	case _SC_TRACE_EVENT_FILTER:
 		*val = pt_sysconf_feature(POSIX_TRACE_FEAT_FILTER);
 		return 1;
-	/*
-	 * Claimed once their issue lands: inheritance by issue 4, trace log
-	 * by issue 5.
-	 */
 	case _SC_TRACE_INHERIT:
+		*val = pt_sysconf_feature(POSIX_TRACE_FEAT_INHERIT);
+		return 1;
+	/* Claimed once its issue (5) lands. */
 	case _SC_TRACE_LOG:
 		*val = -1;
 		return 1;

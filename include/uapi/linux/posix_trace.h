@@ -28,6 +28,7 @@
 #define POSIX_TRACE_FEAT_MMAP_READ	_BITULL(2)	/* mapped lanes */
 #define POSIX_TRACE_FEAT_FILTER		_BITULL(3)	/* Trace Event Filter */
 #define POSIX_TRACE_FEAT_WRITER		_BITULL(4)	/* writer lanes */
+#define POSIX_TRACE_FEAT_INHERIT	_BITULL(5)	/* Trace Inherit */
 
 /* Limits shared by module and library (spec 5.2). */
 #define POSIX_TRACE_EVENT_NAME_MAX	255	/* without the NUL */

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inherit_test - the Trace Inherit option (spec 3.6, 4.9, RULE-60, RULE-72):
+ * children of a process traced into a POSIX_TRACE_INHERITED stream are
+ * traced into it from their first event, recursively, whether made by
+ * fork() or posix_spawn(), and share the parent's event type ids;
+ * POSIX_TRACE_CLOSE_FOR_CHILD children are not traced; a fork bomb stops
+ * at the module's max_procs_per_stream.
+ */
+#include "pt_selftest.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#define SPAWNED_ARG	"--pt-spawned"
+#define MAX_EVENTS	256
+#define PROCS_PARAM	"/sys/module/posix_trace/parameters/max_procs_per_stream"
+
+extern char **environ;
+
+FIXTURE(inherit) {
+	trace_id_t trid;
+	trace_event_id_t id;
+};
+
+static int create_self(int inherit, trace_id_t *trid)
+{
+	trace_attr_t a;
+	int ret = pt_attr_make(&a, 1 << 20, 0, 0);
+
+	if (!ret)
+		ret = posix_trace_attr_setinherited(&a, inherit);
+	if (!ret)
+		ret = posix_trace_create(0, &a, trid);
+	posix_trace_attr_destroy(&a);
+	return ret;
+}
+
+FIXTURE_SETUP(inherit)
+{
+	PT_REQUIRE_MODULE();
+	ASSERT_EQ(0, posix_trace_eventid_open("inherit-test", &self->id));
+}
+
+FIXTURE_TEARDOWN(inherit)
+{
+	if (self->trid > 0)
+		posix_trace_shutdown(self->trid);
+}
+
+/* Every event of @trid until none is left: pid and first data byte. */
+struct seen {
+	pid_t pid[MAX_EVENTS];
+	trace_event_id_t id[MAX_EVENTS];
+	char tag[MAX_EVENTS];
+	int err[MAX_EVENTS];
+	int n;
+};
+
+static int drain(trace_id_t trid, struct seen *s)
+{
+	struct pt_ev ev;
+	int ret;
+
+	s->n = 0;
+	for (;;) {
+		ret = pt_try(trid, &ev);
+		if (ret || ev.unavailable)
+			return ret;
+		if (s->n == MAX_EVENTS)
+			return E2BIG;
+		s->pid[s->n] = ev.info.posix_pid;
+		s->id[s->n] = ev.info.posix_event_id;
+		s->tag[s->n] = ev.len ? (char)ev.data[0] : 0;
+		s->err[s->n] = 0;
+		if (ev.info.posix_event_id == POSIX_TRACE_ERROR && ev.len >= sizeof(int))
+			memcpy(&s->err[s->n], ev.data, sizeof(int));
+		s->n++;
+	}
+}
+
+static int count(const struct seen *s, pid_t pid, trace_event_id_t id, char tag)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		n += s->pid[i] == pid && s->id[i] == id && (!tag || s->tag[i] == tag);
+	return n;
+}
+
+static int wait_ok(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int start(trace_id_t trid)
+{
+	return pt_start_and_skip(trid);
+}
+
+/* REQ: ATTR-INHERIT RULE-72 4.9 */
+TEST_F(inherit, forked_child_is_traced_from_its_first_event)
+{
+	struct seen s;
+	pid_t pid;
+
+	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, start(self->trid));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		/* The very first thing the child does. */
+		posix_trace_event(self->id, "c", 1);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_ok(pid));
+	posix_trace_event(self->id, "p", 1);
+	ASSERT_EQ(0, drain(self->trid, &s));
+	EXPECT_EQ(1, count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, count(&s, getpid(), self->id, 'p'));
+}
+
+/* REQ: RULE-72 4.9 (recursively) */
+TEST_F(inherit, grandchild_forked_at_once_is_traced_too)
+{
+	struct seen s;
+	pid_t pid;
+	int p[2];
+	pid_t grand = 0;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, start(self->trid));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		pid_t g = fork();	/* before the child recorded anything */
+
+		if (g == 0) {
+			posix_trace_event(self->id, "g", 1);
+			_exit(0);
+		}
+		posix_trace_event(self->id, "c", 1);
+		if (write(p[1], &g, sizeof(g)) != sizeof(g))
+			_exit(1);
+		_exit(g > 0 && wait_ok(g) == 0 ? 0 : 2);
+	}
+	close(p[1]);
+	ASSERT_EQ((ssize_t)sizeof(grand), read(p[0], &grand, sizeof(grand)));
+	close(p[0]);
+	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, drain(self->trid, &s));
+	EXPECT_EQ(1, count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, count(&s, grand, self->id, 'g'));
+}
+
+/* REQ: ATTR-INHERIT RULE-72 (CLOSE_FOR_CHILD, the default) */
+TEST_F(inherit, close_for_child_child_untraced_parent_still_traced)
+{
+	struct seen s;
+	pid_t pid;
+
+	ASSERT_EQ(0, create_self(POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, start(self->trid));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		posix_trace_event(self->id, "c", 1);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_ok(pid));
+	posix_trace_event(self->id, "p", 1);
+	ASSERT_EQ(0, drain(self->trid, &s));
+	EXPECT_EQ(0, count(&s, pid, self->id, 0));
+	EXPECT_EQ(1, count(&s, getpid(), self->id, 'p'));
+}
+
+/* REQ: RULE-72 5.19 (posix_spawn children) */
+TEST_F(inherit, posix_spawn_child_is_traced)
+{
+	char *argv[] = { "inherit_test", SPAWNED_ARG, NULL };
+	struct seen s;
+	pid_t pid;
+	int i, found = 0;
+
+	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, start(self->trid));
+	ASSERT_EQ(0, posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ));
+	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, drain(self->trid, &s));
+	for (i = 0; i < s.n; i++)
+		found += s.pid[i] == pid && s.tag[i] == 's';
+	EXPECT_EQ(1, found);
+}
+
+/* REQ: RULE-60 5.17 (one mapping for everything one stream traces) */
+TEST_F(inherit, ids_registered_after_fork_stay_one_to_one)
+{
+	char name[TRACE_EVENT_NAME_MAX + 1];
+	trace_event_id_t mine, theirs;
+	int p[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, start(self->trid));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		trace_event_id_t id;
+
+		if (posix_trace_eventid_open("child-only", &id))
+			_exit(1);
+		_exit(write(p[1], &id, sizeof(id)) == sizeof(id) ? 0 : 2);
+	}
+	close(p[1]);
+	ASSERT_EQ((ssize_t)sizeof(theirs), read(p[0], &theirs, sizeof(theirs)));
+	close(p[0]);
+	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, posix_trace_eventid_open("parent-only", &mine));
+	EXPECT_NE(mine, theirs);
+	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, theirs, name));
+	EXPECT_STREQ("child-only", name);
+	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, mine, name));
+	EXPECT_STREQ("parent-only", name);
+}
+
+/* REQ: 4.9 (a traced child that exits leaves the stream running) */
+TEST_F(inherit, inherited_child_exit_leaves_stream_running)
+{
+	struct posix_trace_status_info st;
+	struct seen s;
+	pid_t pid;
+
+	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, start(self->trid));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		posix_trace_event(self->id, "c", 1);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
+	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
+	posix_trace_event(self->id, "p", 1);
+	ASSERT_EQ(0, drain(self->trid, &s));
+	EXPECT_EQ(1, count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, count(&s, getpid(), self->id, 'p'));
+}
+
+static int write_param(const char *path, unsigned int v)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%u\n", v) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+static int read_param(const char *path, unsigned int *v)
+{
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fscanf(f, "%u", v) == 1 ? 0 : -1;
+	fclose(f);
+	return ret;
+}
+
+/* REQ: 4.9 (a fork bomb is bounded by the limits) */
+TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
+{
+	unsigned int old;
+	pid_t kids[8];
+	struct seen s;
+	int i, p[2], traced = 0, refused = 0;
+	char c;
+
+	PT_REQUIRE_ROOT();
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, read_param(PROCS_PARAM, &old));
+	ASSERT_EQ(0, write_param(PROCS_PARAM, 4));
+	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, start(self->trid));
+	fflush(NULL);
+	for (i = 0; i < 8; i++) {
+		kids[i] = fork();
+		if (kids[i] == 0) {
+			posix_trace_event(self->id, "k", 1);
+			if (write(p[1], "k", 1) != 1)
+				_exit(1);
+			pause();	/* stay traced: hold the place */
+			_exit(0);
+		}
+	}
+	/* Every child has recorded, or been refused, by now. */
+	for (i = 0; i < 8; i++)
+		if (kids[i] > 0)
+			ASSERT_EQ(1, read(p[0], &c, 1));
+	ASSERT_EQ(0, drain(self->trid, &s));
+	for (i = 0; i < 8; i++) {
+		if (kids[i] > 0) {
+			traced += count(&s, kids[i], self->id, 'k');
+			kill(kids[i], SIGKILL);
+			waitpid(kids[i], NULL, 0);
+		}
+	}
+	for (i = 0; i < s.n; i++)
+		refused += s.id[i] == POSIX_TRACE_ERROR && s.err[i] == EAGAIN;
+	EXPECT_EQ(0, write_param(PROCS_PARAM, old));
+	EXPECT_EQ(3, traced);	/* 4 processes: the parent and 3 children */
+	EXPECT_EQ(5, refused);
+}
+
+int main(int argc, char **argv)
+{
+	/* The image posix_spawn_child_is_traced starts. */
+	if (argc == 2 && !strcmp(argv[1], SPAWNED_ARG)) {
+		trace_event_id_t id;
+
+		if (posix_trace_eventid_open("spawned", &id))
+			return 1;
+		posix_trace_event(id, "s", 1);
+		return 0;
+	}
+	return test_harness_run(argc, argv);
+}
