@@ -97,9 +97,28 @@ static int wait_ok(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static int start(trace_id_t trid)
+/* A stream for this process, running. */
+static int create_started(int inherit, trace_id_t *trid)
 {
-	return pt_start_and_skip(trid);
+	int ret = create_self(inherit, trid);
+
+	return ret ? ret : pt_start_and_skip(*trid);
+}
+
+/* Fork a child whose first act is to record @tag; its pid once it exited
+ * with 0, else -1.
+ */
+static pid_t fork_recording(trace_event_id_t id, char tag)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		posix_trace_event(id, &tag, 1);
+		_exit(0);
+	}
+	return pid > 0 && wait_ok(pid) == 0 ? pid : -1;
 }
 
 /* REQ: ATTR-INHERIT RULE-72 4.9 */
@@ -108,17 +127,9 @@ TEST_F(inherit, forked_child_is_traced_from_its_first_event)
 	struct seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
-	ASSERT_EQ(0, start(self->trid));
-	fflush(NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		/* The very first thing the child does. */
-		posix_trace_event(self->id, "c", 1);
-		_exit(0);
-	}
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
+	pid = fork_recording(self->id, 'c');
+	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "p", 1);
 	ASSERT_EQ(0, drain(self->trid, &s));
 	EXPECT_EQ(1, count(&s, pid, self->id, 'c'));
@@ -134,8 +145,7 @@ TEST_F(inherit, grandchild_forked_at_once_is_traced_too)
 	pid_t grand = 0;
 
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
-	ASSERT_EQ(0, start(self->trid));
+	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -166,16 +176,9 @@ TEST_F(inherit, close_for_child_child_untraced_parent_still_traced)
 	struct seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, create_self(POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
-	ASSERT_EQ(0, start(self->trid));
-	fflush(NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		posix_trace_event(self->id, "c", 1);
-		_exit(0);
-	}
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, create_started(POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	pid = fork_recording(self->id, 'c');
+	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "p", 1);
 	ASSERT_EQ(0, drain(self->trid, &s));
 	EXPECT_EQ(0, count(&s, pid, self->id, 0));
@@ -190,8 +193,7 @@ TEST_F(inherit, posix_spawn_child_is_traced)
 	pid_t pid;
 	int i, found = 0;
 
-	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
-	ASSERT_EQ(0, start(self->trid));
+	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
 	ASSERT_EQ(0, posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ));
 	ASSERT_EQ(0, wait_ok(pid));
 	ASSERT_EQ(0, drain(self->trid, &s));
@@ -209,8 +211,7 @@ TEST_F(inherit, ids_registered_after_fork_stay_one_to_one)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
-	ASSERT_EQ(0, start(self->trid));
+	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -240,16 +241,9 @@ TEST_F(inherit, inherited_child_exit_leaves_stream_running)
 	struct seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
-	ASSERT_EQ(0, start(self->trid));
-	fflush(NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		posix_trace_event(self->id, "c", 1);
-		_exit(0);
-	}
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
+	pid = fork_recording(self->id, 'c');
+	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
 	posix_trace_event(self->id, "p", 1);
@@ -294,8 +288,7 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(0, read_param(PROCS_PARAM, &old));
 	ASSERT_EQ(0, write_param(PROCS_PARAM, 4));
-	ASSERT_EQ(0, create_self(POSIX_TRACE_INHERITED, &self->trid));
-	ASSERT_EQ(0, start(self->trid));
+	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	for (i = 0; i < 8; i++) {
 		kids[i] = fork();
