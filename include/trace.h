@@ -295,19 +295,30 @@ long __posix_trace_sysconf(int name);
  */
 extern const unsigned long long *const __posix_trace_wanted;
 
-#if defined(__GNUC__) && !defined(POSIX_TRACE_NO_INLINE)
+#if defined(__GNUC__)
+/* 0 if bitmap @__wanted says no stream wants event type @__id; ids past
+ * the bitmap are the library's to judge.  The library's function uses it
+ * too, on its own view of the same page. */
+static __inline__ __attribute__((__always_inline__)) int
+__posix_trace_wants(const unsigned long long *__wanted, trace_event_id_t __id)
+{
+	return __id >= __POSIX_TRACE_ID_NR ||
+	       ((__atomic_load_n(&__wanted[__id / 64], __ATOMIC_RELAXED) >>
+		 (__id % 64)) & 1);
+}
+
+#ifndef POSIX_TRACE_NO_INLINE
 static __inline__ __attribute__((__always_inline__)) void
 __posix_trace_event_inline(trace_event_id_t __id, const void *__data,
 			   size_t __len)
 {
-	if (__builtin_expect(__id < __POSIX_TRACE_ID_NR &&
-			     !((__atomic_load_n(&__posix_trace_wanted[__id / 64],
-						__ATOMIC_RELAXED) >> (__id % 64)) & 1), 1))
+	if (__builtin_expect(!__posix_trace_wants(__posix_trace_wanted, __id), 1))
 		return;
 	(posix_trace_event)(__id, __data, __len);
 }
 #define posix_trace_event(event_id, data_ptr, data_len) \
 	__posix_trace_event_inline((event_id), (data_ptr), (data_len))
+#endif
 #endif
 
 #ifdef __cplusplus

@@ -107,19 +107,18 @@ pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
 		pt_event_ioctl(0, 0, &ev);	/* no page: the kernel does it all */
 }
 
-/* Untraced: one load and a branch (EVENT-6); filtered out: one more. */
-/* In parentheses: <trace.h> also defines posix_trace_event() as a macro. */
+/*
+ * Untraced or filtered out everywhere: one load and a branch (EVENT-6), the
+ * test <trace.h> inlines into callers.  The page's wanted bits are all
+ * clear whenever it is not active (the module's page, and pt_status_map()
+ * without a module), so the bitmap alone decides.  In parentheses:
+ * <trace.h> also defines posix_trace_event() as a macro.
+ */
 PT_EXPORT void (posix_trace_event)(trace_event_id_t event_id,
 				 const void *restrict data_ptr, size_t data_len)
 {
-	const __u64 *wanted = pt_status.page.wanted;
-
-	if (__builtin_expect(!__atomic_load_n(&pt_status.page.active,
-					      __ATOMIC_RELAXED), 1))
-		return;
-	if (event_id < POSIX_TRACE_ID_NR &&
-	    !((__atomic_load_n(&wanted[event_id / 64], __ATOMIC_RELAXED) >>
-	       (event_id % 64)) & 1))
+	if (__builtin_expect(!__posix_trace_wants((const unsigned long long *)
+						  pt_status.page.wanted, event_id), 1))
 		return;
 	pt_event_slow(event_id, data_ptr, data_len, __builtin_return_address(0));
 }
