@@ -432,22 +432,29 @@ static void pt_deliver(struct pt_handle *h, const struct pt_out *out)
 	h->npending--;
 }
 
-/* One attempt without sleeping: 1 = delivered, 0 = nothing, else errno. */
-static int pt_try_read(struct pt_handle *h, struct posix_trace_event_info *ev,
-		       void *data, size_t num_bytes, size_t *data_len)
+/* One attempt without sleeping: 0 and *@got set, or an errno. */
+static int pt_try_read(struct pt_handle *h, const struct pt_out *out, int *got)
 {
-	const struct pt_out out = {
-		.ev = ev, .data = data, .num_bytes = num_bytes, .data_len = data_len,
-	};
-	int ret = 1;
+	int ret = 0;
 
+	*got = 0;
 	pthread_mutex_lock(&h->lock);
-	if (h->dead)
+	if (h->dead) {
 		ret = EINVAL;
-	else if (h->npending || (ret = pt_fetch(h, &out)) == 1)
-		pt_deliver(h, &out);
+	} else if (h->npending) {
+		pt_deliver(h, out);
+		*got = 1;
+	} else {
+		switch (pt_fetch(h, out)) {
+		case 1:
+			pt_deliver(h, out);
+			/* fall through */
+		case 2:
+			*got = 1;
+		}
+	}
 	pthread_mutex_unlock(&h->lock);
-	return ret ? (ret == 2 ? 1 : ret) : 0;
+	return ret;
 }
 
 static int pt_wait(trace_id_t trid, const struct timespec *abstime)
@@ -494,9 +501,13 @@ static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 		      void *data, size_t num_bytes, size_t *data_len,
 		      int *unavailable, int mode, const struct timespec *abstime)
 {
-	volatile int how = mode;	/* survives the cleanup handler's setjmp */
+	const struct pt_out out = {
+		.ev = ev, .data = data, .num_bytes = num_bytes, .data_len = data_len,
+	};
+	/* volatile: they survive the cleanup handler's setjmp */
+	volatile int how = mode, got = 0;
 	struct pt_handle *h;
-	int ret = 0;
+	int ret, tmp;
 
 	if (!ev || !data_len || !unavailable || (num_bytes && !data))
 		return EINVAL;
@@ -504,41 +515,31 @@ static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 	if (!h)
 		return EINVAL;
 	/* An event at hand: no cancellation point, no cleanup handler. */
-	ret = pt_try_read(h, ev, data, num_bytes, data_len);
-	if (ret != 0 || how == 1) {
-		if (ret == 1 || ret == 0) {
-			*unavailable = !ret;
-			ret = 0;
+	ret = pt_try_read(h, &out, &tmp);
+	got = tmp;
+	if (!ret && !got && how != 1) {
+		pthread_cleanup_push(pt_put_cleanup, h);
+		while (!ret && !got) {
+			if (how == 3) {
+				ret = ETIMEDOUT;
+			} else if (how == 2 && (!abstime || abstime->tv_nsec < 0 ||
+						abstime->tv_nsec >= 1000000000)) {
+				ret = EINVAL;
+			} else {
+				ret = pt_wait(trid, how == 2 ? abstime : NULL);
+				if (ret)
+					break;
+				if (how == 2 && pt_deadline_passed(abstime))
+					how = 3;	/* one last try, then ETIMEDOUT */
+				ret = pt_try_read(h, &out, &tmp);
+				got = tmp;
+			}
 		}
-		pt_handle_put(h);
-		return ret;
+		pthread_cleanup_pop(0);
 	}
-	pthread_cleanup_push(pt_put_cleanup, h);
-	for (;;) {
-		ret = pt_try_read(h, ev, data, num_bytes, data_len);
-		if (ret == 1) {
-			*unavailable = 0;
-			ret = 0;
-			break;
-		}
-		if (ret)
-			break;
-		if (how == 3) {
-			ret = ETIMEDOUT;
-			break;
-		}
-		if (how == 2 && (!abstime || abstime->tv_nsec < 0 ||
-				  abstime->tv_nsec >= 1000000000)) {
-			ret = EINVAL;
-			break;
-		}
-		ret = pt_wait(trid, how == 2 ? abstime : NULL);
-		if (!ret && how == 2 && pt_deadline_passed(abstime))
-			how = 3;	/* one last try, then ETIMEDOUT */
-		if (ret)
-			break;
-	}
-	pthread_cleanup_pop(1);
+	pt_handle_put(h);
+	if (!ret)
+		*unavailable = !got;
 	return ret;
 }
 
