@@ -4,13 +4,14 @@
  * on the host and once in the VM, and bench/table turns its raw lines into
  * the table.
  *
- * usage: ptbench --env host|vm [--rows core|lttng] [--reps N] [--target-ms MS]
+ * usage: ptbench --env host|vm [--rows core|lttng|read] [--reps N] [--target-ms MS]
  *                [--tracefs DIR | --no-marker REASON]
  *                [--lttng-provider SO | --no-lttng REASON]
  *
  * "core" is every row but LTTng's, which run in a second process so that
  * liblttng-ust's threads and its session daemon are not around for the
- * others.  Output: "I\tname\tvalue" and
+ * others; "read" is only the read-side rows (getnext against the ring
+ * drain), for working on the reader.  Output: "I\tname\tvalue" and
  * "R\tkey\tlabel\tpayload\tthreads\tns-or-reason\tN\tmin\tmax" lines.
  */
 #define _GNU_SOURCE
@@ -22,7 +23,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ptbench --env host|vm [--rows core|lttng] [--reps N]"
+	fprintf(stderr, "usage: ptbench --env host|vm [--rows core|lttng|read] [--reps N]"
 		" [--target-ms MS] [--tracefs DIR | --no-marker REASON]"
 		" [--lttng-provider SO | --no-lttng REASON]\n");
 	exit(2);
@@ -69,6 +70,10 @@ int main(int argc, char **argv)
 		if (!provider && !no_lttng)
 			no_lttng = "n/a (no provider given)";
 		lttng_rows(provider, no_lttng);
+		return 0;
+	}
+	if (!strcmp(rows, "read")) {
+		pt_read_rows();
 		return 0;
 	}
 	if (strcmp(rows, "core"))

@@ -66,7 +66,6 @@ static struct pt_handle *pt_handle_new(const trace_attr_t *a,
 	if (!h)
 		return NULL;
 	atomic_init(&h->refs, 1);
-	pthread_mutex_init(&h->lock, NULL);
 	h->trid = (trace_id_t)c->trid;
 	h->owner = pt_self();
 	h->attr = *a;
@@ -168,11 +167,11 @@ static int pt_control(trace_id_t trid, unsigned long cmd, void *ret_addr)
 	if (!h)
 		return EINVAL;
 	pt_ctl_init(&c, trid, ret_addr);
-	pthread_mutex_lock(&h->lock);
+	pt_lock(&h->lock);
 	ret = h->dead ? EINVAL : pt_ioctl(cmd, &c);
 	if (!ret && cmd == POSIX_TRACE_IOC_CLEAR)
 		pt_cursors_reset(h);
-	pthread_mutex_unlock(&h->lock);
+	pt_unlock(&h->lock);
 	pt_handle_put(h);
 	return ret;
 }
@@ -203,16 +202,13 @@ PT_EXPORT int posix_trace_shutdown(trace_id_t trid)
 	if (!h)
 		return EINVAL;
 	pt_ctl_init(&c, trid, __builtin_return_address(0));
-	pthread_mutex_lock(&h->lock);
+	pt_lock(&h->lock);
 	ret = h->dead ? EINVAL : pt_ioctl(POSIX_TRACE_IOC_SHUTDOWN, &c);
 	if (!ret) {
 		h->dead = 1;
-		pt_rlanes_unmap(h);
-		munmap(h->ro, h->ro_size);
-		munmap(h->cons, h->cons_size);
-		h->ro = h->cons = NULL;
+		pt_handle_release_buffers(h);
 	}
-	pthread_mutex_unlock(&h->lock);
+	pt_unlock(&h->lock);
 	if (!ret)
 		pt_handle_remove(h);
 	pt_handle_put(h);

@@ -14,7 +14,18 @@
 static pthread_mutex_t pt_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pt_handle **pt_table;
 static size_t pt_table_len;
-static pid_t pt_pid;
+
+/* Each thread's last handle of the getnext family, and the key whose
+ * destructor drops that reference when the thread exits. */
+__thread struct pt_handle *pt_cached __attribute__((tls_model("initial-exec")));
+static pthread_key_t pt_cached_key;
+static int pt_cached_key_ok;
+
+static void pt_cached_drop(void *h)
+{
+	pt_cached = NULL;
+	pt_handle_put(h);
+}
 
 static void pt_atfork_child(void)
 {
@@ -26,7 +37,10 @@ __attribute__((constructor)) static void pt_handle_init(void)
 {
 	pt_pid = getpid();
 	pthread_atfork(NULL, NULL, pt_atfork_child);
+	pt_cached_key_ok = !pthread_key_create(&pt_cached_key, pt_cached_drop);
 }
+
+pid_t pt_pid;
 
 pid_t pt_self(void)
 {
@@ -53,7 +67,32 @@ struct pt_handle *pt_handle_get(trace_id_t trid)
 	return h;
 }
 
-static void pt_handle_free(struct pt_handle *h)
+/*
+ * pt_handle_cached() (handle.h) missed: look @trid up and make it the
+ * thread's cached handle.  A drain calls getnext once per event; the cache
+ * saves it the table lock, the scan and two atomic reference updates.
+ * @h->trid and @h->owner never change and the cache's reference keeps @h
+ * allocated, so the hit compares them without a lock; @h->dead is checked
+ * under @h->lock by the caller as for any handle.  Without the key (no
+ * destructor could drop the reference at thread exit) nothing is cached
+ * and *@put says the caller owns the reference.
+ */
+struct pt_handle *pt_handle_cache(trace_id_t trid, int *put)
+{
+	struct pt_handle *h = pt_handle_get(trid);
+
+	*put = 0;
+	if (!h || !pt_cached_key_ok || pthread_setspecific(pt_cached_key, h)) {
+		*put = !!h;
+		return h;
+	}
+	if (pt_cached)
+		pt_handle_put(pt_cached);
+	pt_cached = h;
+	return h;
+}
+
+void pt_handle_release_buffers(struct pt_handle *h)
 {
 	if (h->lanes)
 		pt_rlanes_unmap(h);
@@ -61,9 +100,16 @@ static void pt_handle_free(struct pt_handle *h)
 		munmap(h->ro, h->ro_size);
 	if (h->cons)
 		munmap(h->cons, h->cons_size);
-	pthread_mutex_destroy(&h->lock);
+	h->ro = h->cons = NULL;
 	free(h->lanes);
 	free(h->data);
+	h->lanes = NULL;
+	h->data = NULL;
+}
+
+static void pt_handle_free(struct pt_handle *h)
+{
+	pt_handle_release_buffers(h);
 	free(h);
 }
 

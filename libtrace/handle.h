@@ -9,11 +9,17 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "internal.h"
+#include "lock.h"
 
 struct pt_cursor {
 	uint64_t pos;		/* next record to read; published as tail */
 	uint64_t next_seq;	/* seq expected at pos */
 	int seq_known;		/* 0 after a corrupt record: take what comes */
+	/* The record at @pos as last seen, so that a drain reads each header
+	 * once and an empty lane costs one load (read.c, pt_pick()): its
+	 * timestamp (0: not known) and its ring offset, @pos % size. */
+	uint64_t peek_ts;
+	uint64_t peek_off;
 };
 
 /*
@@ -55,7 +61,7 @@ struct pt_handle {
 	trace_id_t trid;
 	pid_t owner;
 	atomic_int refs;
-	pthread_mutex_t lock;
+	struct pt_lock lock;
 	int dead;
 	trace_attr_t attr;		/* effective attributes */
 	uint64_t created_real;
@@ -81,6 +87,24 @@ pid_t pt_self(void);
 
 /* Look up @trid for the calling process and take a reference. */
 struct pt_handle *pt_handle_get(trace_id_t trid);
+/* The same, for the getnext family: the reference is the calling thread's
+ * cache of its last handle, dropped when the thread looks up another trid
+ * or exits; valid until then, so there is nothing to put unless *@put
+ * says so (the cache could not be used).  The hit is inline. */
+extern __thread struct pt_handle *pt_cached __attribute__((tls_model("initial-exec")));
+extern pid_t pt_pid;	/* pt_self() */
+struct pt_handle *pt_handle_cache(trace_id_t trid, int *put);
+
+static inline struct pt_handle *pt_handle_cached(trace_id_t trid, int *put)
+{
+	struct pt_handle *h = pt_cached;
+
+	if (h && h->trid == trid && h->owner == pt_pid) {
+		*put = 0;
+		return h;
+	}
+	return pt_handle_cache(trid, put);
+}
 void pt_handle_put(struct pt_handle *h);
 int pt_handle_add(struct pt_handle *h);
 void pt_handle_remove(struct pt_handle *h);
@@ -94,5 +118,9 @@ struct posix_trace_consumer *pt_consumer(const struct pt_handle *h, unsigned int
 int pt_rlanes_init(struct pt_handle *h);
 void pt_cursors_reset(struct pt_handle *h);
 void pt_rlanes_unmap(struct pt_handle *h);
+/* At shutdown, under @h->lock: unmap and free what only reading needs, so
+ * that a handle still referenced (a thread's cache) holds no more than the
+ * structure itself. */
+void pt_handle_release_buffers(struct pt_handle *h);
 
 #endif /* PT_HANDLE_H */

@@ -103,7 +103,7 @@ PT_EXPORT int posix_trace_eventtypelist_getnext_id(trace_id_t trid,
 	h = pt_handle_get(trid);
 	if (!h)
 		return EINVAL;
-	pthread_mutex_lock(&h->lock);
+	pt_lock(&h->lock);
 	i = h->typelist_next;
 	if (i < PT_NR_SYSTEM) {
 		*event = i + 1;
@@ -116,7 +116,7 @@ PT_EXPORT int posix_trace_eventtypelist_getnext_id(trace_id_t trid,
 			h->typelist_next++;
 		}
 	}
-	pthread_mutex_unlock(&h->lock);
+	pt_unlock(&h->lock);
 	pt_handle_put(h);
 	return ret;
 }
@@ -127,9 +127,9 @@ PT_EXPORT int posix_trace_eventtypelist_rewind(trace_id_t trid)
 
 	if (!h)
 		return EINVAL;
-	pthread_mutex_lock(&h->lock);
+	pt_lock(&h->lock);
 	h->typelist_next = 0;
-	pthread_mutex_unlock(&h->lock);
+	pt_unlock(&h->lock);
 	pt_handle_put(h);
 	return 0;
 }

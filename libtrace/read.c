@@ -78,6 +78,7 @@ static void pt_rlane_reset(struct pt_rlane *l, uint64_t base_seq)
 		l->cur.next_seq = base_seq;
 		l->cur.seq_known = 1;
 	}
+	l->cur.peek_ts = 0;
 	__atomic_store_n(l->tail, l->cur.pos, __ATOMIC_RELEASE);
 }
 
@@ -178,23 +179,74 @@ static uint64_t pt_rlane_start(const struct pt_rlane *l, uint64_t head)
 	return (int64_t)(oldest - pos) > 0 ? oldest : pos;
 }
 
-/* Timestamp of the next record of lane @i, or 0 if the lane is empty.  A
- * torn read only affects which lane is tried first. */
-static uint64_t pt_peek(const struct pt_handle *h, unsigned int i)
+/* Timestamp of the record at ring offset @off (never 0: 0 means "not
+ * known").  Records start 8-aligned in a ring of 8-byte multiples: the
+ * field never wraps, one load reads it. */
+static uint64_t pt_ts_at(const struct pt_rlane *l, uint64_t off)
 {
-	const struct pt_rlane *l = &h->lanes[i];
+	uint64_t ts;
+
+	off += PT_TS_OFFSET;
+	if (off >= l->size)
+		off -= l->size;
+	ts = PT_LOAD((const uint64_t *)(l->ring + off));
+	return ts ? ts : 1;
+}
+
+/* Timestamp of the next record of lane @l, or 0 if the lane is empty;
+ * cached in the cursor when that record is the one at the cursor.  A torn
+ * read only affects which lane is tried first. */
+static uint64_t pt_peek(struct pt_rlane *l)
+{
 	uint64_t head = PT_LOAD_ACQ(l->head);
 	uint64_t pos = pt_rlane_start(l, head);
-	uint64_t ts;
+	uint64_t off, ts;
 
 	if (l->broken)
 		return 1;
 	if ((int64_t)(head - pos) <= 0)
 		return 0;
-	/* Records start 8-aligned in a ring of 8-byte multiples: the field
-	 * never wraps, one load reads it. */
-	ts = PT_LOAD((const uint64_t *)(l->ring + (pos + PT_TS_OFFSET) % l->size));
-	return ts ? ts : 1;
+	off = pos % l->size;
+	ts = pt_ts_at(l, off);
+	if (pos == l->cur.pos) {
+		l->cur.peek_ts = ts;
+		l->cur.peek_off = off;
+	}
+	return ts;
+}
+
+/*
+ * The lane whose next record is the oldest, or -1 if all are empty; ties
+ * go to the lower lane (deterministic: kernel lanes, then writer lanes in
+ * the order they were opened).  A cached timestamp stays right while the
+ * writer has not evicted the record (oldest <= pos), and an empty lane
+ * costs one load of its head, so a drain does not re-read every lane's
+ * header for every event.
+ */
+static int pt_pick(struct pt_handle *h)
+{
+	uint64_t ts, best_ts = UINT64_MAX;
+	unsigned int i;
+	int best = -1;
+
+	for (i = 0; i < h->nr_rlanes; i++) {
+		struct pt_rlane *l = &h->lanes[i];
+
+		ts = l->cur.peek_ts;
+		if (!ts && !l->broken && PT_LOAD_ACQ(l->head) == l->cur.pos)
+			continue;
+		if (!ts || (int64_t)(PT_LOAD_ACQ(l->oldest) - l->cur.pos) > 0) {
+			l->cur.peek_ts = 0;
+			ts = pt_peek(l);
+			if (!ts)
+				continue;
+		}
+		if (ts < best_ts) {
+			best_ts = ts;
+			best = (int)i;
+		}
+	}
+	return best;
 }
 
 static struct pt_pending *pt_push(struct pt_handle *h)
@@ -225,7 +277,7 @@ static void pt_push_error(struct pt_handle *h, int err)
 	memcpy(h->data + p->data_off, &err, sizeof(err));
 }
 
-static int pt_rec_valid(const struct pt_rlane *l, const struct posix_trace_record *r,
+static inline int pt_rec_valid(const struct pt_rlane *l, const struct posix_trace_record *r,
 			uint64_t avail, size_t max_data)
 {
 	if (r->size < PT_RECORD_HDR_SIZE || r->size % 8 || r->size > avail ||
@@ -244,6 +296,7 @@ static void pt_rlane_corrupt(struct pt_handle *h, struct pt_rlane *l, uint64_t h
 {
 	l->cur.pos = head;
 	l->cur.seq_known = 0;
+	l->cur.peek_ts = 0;
 	pt_push_error(h, EIO);
 }
 
@@ -297,6 +350,7 @@ static int pt_take(struct pt_handle *h, unsigned int i, const struct pt_out *out
 	size_t n;
 	int valid, lost, direct;
 
+	c->peek_ts = 0;		/* the cursor moves, whatever happens */
 	if (l->broken) {
 		pt_push_error(h, l->broken);
 		l->broken = 0;
@@ -372,30 +426,70 @@ publish_empty:
 	return 0;
 }
 
-/* Fill the pending queue with the oldest record of all lanes; ties go to
- * the lower lane (deterministic: kernel lanes, then writer lanes in the
- * order they were opened).  Bounded, so a writer that keeps changing its
- * lane under us cannot keep the reader here. */
+/*
+ * pt_take() for the common case, with no copy but into @out: the record at
+ * the cursor (its offset and timestamp known from pt_pick()), nothing
+ * pending, nothing lost, header and data contiguous in the ring.  Returns
+ * 0, having consumed nothing, for anything else (pt_take() then decides
+ * it); 1 when the record went to @out.
+ */
+static int pt_take_fast(struct pt_handle *h, struct pt_rlane *l, const struct pt_out *out)
+{
+	struct pt_cursor *c = &l->cur;
+	uint64_t off = c->peek_off, pos = c->pos;
+	uint64_t head = PT_LOAD_ACQ(l->head);
+	struct posix_trace_record rec;
+	size_t n;
+
+	if (h->npending || l->broken || head - pos > l->size ||
+	    off > l->size - PT_RECORD_HDR_SIZE)
+		return 0;
+	memcpy(&rec, l->ring + off, sizeof(rec));
+	if (!pt_rec_valid(l, &rec, head - pos, l->user ? h->attr.__max_data_size :
+			  h->data_cap / PT_PENDING_MAX) ||
+	    rec.size > l->size - off)
+		return 0;
+	n = rec.data_len < out->num_bytes ? rec.data_len : out->num_bytes;
+	memcpy(out->data, l->ring + off + PT_RECORD_HDR_SIZE, n);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if ((int64_t)(PT_LOAD(l->oldest) - pos) > 0)
+		return 0;	/* overwritten while we copied */
+	if (l->user)
+		rec.pid = l->pid;
+	pt_fill_info(h, &rec, out->ev);
+	if (n < rec.data_len)
+		out->ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+	*out->data_len = n;
+	c->pos = pos + rec.size;
+	c->next_seq = rec.seq + 1;
+	c->seq_known = 1;
+	c->peek_ts = 0;
+	if (c->pos != head) {
+		off += rec.size;
+		c->peek_off = off == l->size ? 0 : off;
+		c->peek_ts = pt_ts_at(l, c->peek_off);
+	}
+	__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
+	return 1;
+}
+
+/* Take the oldest record of all lanes (pt_pick()), straight to @out when
+ * it can (returns 2), else into the pending queue (returns 1); 0 when
+ * every lane is empty.  Bounded, so a writer that keeps changing its lane
+ * under us cannot keep the reader here. */
 static int pt_fetch(struct pt_handle *h, const struct pt_out *out)
 {
-	unsigned int i, best, round;
-	uint64_t ts, best_ts;
-	int ret;
+	unsigned int i, round;
+	int best, ret;
 
 	pt_rlanes_discover(h);
 	for (round = 0; round < 4 * h->nr_rlanes + 4; round++) {
-		best_ts = 0;
-		best = 0;
-		for (i = 0; i < h->nr_rlanes; i++) {
-			ts = pt_peek(h, i);
-			if (ts && (!best_ts || ts < best_ts)) {
-				best_ts = ts;
-				best = i;
-			}
-		}
-		if (!best_ts)
+		best = pt_pick(h);
+		if (best < 0)
 			break;
-		ret = pt_take(h, best, out);
+		if (h->lanes[best].cur.peek_ts && pt_take_fast(h, &h->lanes[best], out))
+			return 2;
+		ret = pt_take(h, (unsigned int)best, out);
 		if (ret)
 			return ret;
 	}
@@ -407,8 +501,10 @@ static int pt_fetch(struct pt_handle *h, const struct pt_out *out)
 
 		if (l->broken)
 			continue;
-		if ((int64_t)(head - pos) <= 0)
+		if ((int64_t)(head - pos) <= 0 && pos != l->cur.pos) {
 			l->cur.pos = pos;
+			l->cur.peek_ts = 0;
+		}
 		if (PT_LOAD(l->tail) != l->cur.pos)
 			__atomic_store_n(l->tail, l->cur.pos, __ATOMIC_RELEASE);
 	}
@@ -438,7 +534,7 @@ static int pt_try_read(struct pt_handle *h, const struct pt_out *out, int *got)
 	int ret = 0;
 
 	*got = 0;
-	pthread_mutex_lock(&h->lock);
+	pt_lock(&h->lock);
 	if (h->dead) {
 		ret = EINVAL;
 	} else if (h->npending) {
@@ -453,7 +549,7 @@ static int pt_try_read(struct pt_handle *h, const struct pt_out *out, int *got)
 			*got = 1;
 		}
 	}
-	pthread_mutex_unlock(&h->lock);
+	pt_unlock(&h->lock);
 	return ret;
 }
 
@@ -491,12 +587,44 @@ static int pt_deadline_passed(const struct timespec *abstime)
 	       (now.tv_sec == abstime->tv_sec && now.tv_nsec >= abstime->tv_nsec);
 }
 
+/* @h: a reference of our own to drop, or NULL for the thread's cache. */
 static void pt_put_cleanup(void *h)
 {
-	pt_handle_put(h);
+	if (h)
+		pt_handle_put(h);
 }
 
-/* mode: 0 block, 1 try, 2 timed, 3 timed and past the deadline */
+/* Nothing at hand: sleep until an event comes (mode 0) or until @abstime
+ * (mode 2, 3: past it), reading again after each wake-up. */
+static int pt_getnext_wait(struct pt_handle *h, int put, trace_id_t trid,
+			   const struct pt_out *out, int mode,
+			   const struct timespec *abstime, int *got)
+{
+	/* volatile: they survive the cleanup handler's setjmp */
+	volatile int how = mode, ret = 0, tmp = 0;
+
+	pthread_cleanup_push(pt_put_cleanup, put ? h : NULL);
+	while (!ret && !tmp) {
+		if (how == 3) {
+			ret = ETIMEDOUT;
+		} else if (how == 2 && (!abstime || abstime->tv_nsec < 0 ||
+					abstime->tv_nsec >= 1000000000)) {
+			ret = EINVAL;
+		} else {
+			ret = pt_wait(trid, how == 2 ? abstime : NULL);
+			if (ret)
+				break;
+			if (how == 2 && pt_deadline_passed(abstime))
+				how = 3;	/* one last try, then ETIMEDOUT */
+			ret = pt_try_read(h, out, got);
+			tmp = *got;
+		}
+	}
+	pthread_cleanup_pop(0);
+	return ret;
+}
+
+/* mode: 0 block, 1 try, 2 timed */
 static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 		      void *data, size_t num_bytes, size_t *data_len,
 		      int *unavailable, int mode, const struct timespec *abstime)
@@ -504,40 +632,20 @@ static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 	const struct pt_out out = {
 		.ev = ev, .data = data, .num_bytes = num_bytes, .data_len = data_len,
 	};
-	/* volatile: they survive the cleanup handler's setjmp */
-	volatile int how = mode, got = 0;
 	struct pt_handle *h;
-	int ret, tmp;
+	int ret, got, put;
 
 	if (!ev || !data_len || !unavailable || (num_bytes && !data))
 		return EINVAL;
-	h = pt_handle_get(trid);
+	h = pt_handle_cached(trid, &put);
 	if (!h)
 		return EINVAL;
 	/* An event at hand: no cancellation point, no cleanup handler. */
-	ret = pt_try_read(h, &out, &tmp);
-	got = tmp;
-	if (!ret && !got && how != 1) {
-		pthread_cleanup_push(pt_put_cleanup, h);
-		while (!ret && !got) {
-			if (how == 3) {
-				ret = ETIMEDOUT;
-			} else if (how == 2 && (!abstime || abstime->tv_nsec < 0 ||
-						abstime->tv_nsec >= 1000000000)) {
-				ret = EINVAL;
-			} else {
-				ret = pt_wait(trid, how == 2 ? abstime : NULL);
-				if (ret)
-					break;
-				if (how == 2 && pt_deadline_passed(abstime))
-					how = 3;	/* one last try, then ETIMEDOUT */
-				ret = pt_try_read(h, &out, &tmp);
-				got = tmp;
-			}
-		}
-		pthread_cleanup_pop(0);
-	}
-	pt_handle_put(h);
+	ret = pt_try_read(h, &out, &got);
+	if (!ret && !got && mode != 1)
+		ret = pt_getnext_wait(h, put, trid, &out, mode, abstime, &got);
+	if (put)
+		pt_handle_put(h);
 	if (!ret)
 		*unavailable = !got;
 	return ret;
