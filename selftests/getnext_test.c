@@ -223,6 +223,49 @@ TEST_F(getnext, shutdown_wakes_blocked_readers_in_two_threads_with_einval)
 	EXPECT_EQ(EINVAL, b->ret);
 }
 
+/*
+ * One thread reading two streams in turn gets each stream's own events in
+ * order (the library keeps the last stream a thread read, and where each
+ * lane's next record is, across calls), and once a stream is shut down its
+ * trid is EINVAL in a thread that was reading it, even when that thread
+ * read it last.  REQ: RULE-81
+ */
+TEST_F(getnext, alternating_streams_in_one_thread_then_shutdown_is_einval)
+{
+	struct pt_ev ev;
+	uint32_t i, a = 0, b = 0;
+
+	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	for (i = 0; i < 40; i++)
+		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
+	for (i = 0; i < 80; i++) {
+		trace_id_t t = i % 2 ? self->trid2 : self->trid;
+		uint32_t *next = i % 2 ? &b : &a, v;
+
+		ASSERT_EQ(0, pt_try(t, &ev));
+		ASSERT_EQ(0, ev.unavailable);
+		ASSERT_EQ(sizeof(v), ev.len);
+		memcpy(&v, ev.data, sizeof(v));
+		EXPECT_EQ(*next, v);
+		(*next)++;
+	}
+	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	EXPECT_EQ(1, ev.unavailable);
+	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
+	EXPECT_EQ(EINVAL, pt_try(self->trid, &ev));
+	EXPECT_EQ(EINVAL, pt_get(self->trid, &ev));
+	EXPECT_EQ(EINVAL, pt_timed_ms(self->trid, &ev, 10));
+	self->trid = 0;
+	/* The other stream, read last before the shutdown of the first. */
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
+	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, ev.unavailable);
+	ASSERT_EQ(0, posix_trace_shutdown(self->trid2));
+	EXPECT_EQ(EINVAL, pt_try(self->trid2, &ev));
+	self->trid2 = 0;
+}
+
 /* REQ: TGETNEXT-2 RULE-91 */
 TEST_F(getnext, timedgetnext_with_past_deadline_on_empty_stream_is_etimedout)
 {
