@@ -529,7 +529,7 @@ static void pt_deliver(struct pt_handle *h, const struct pt_out *out)
 }
 
 /* One attempt without sleeping: 0 and *@got set, or an errno. */
-static int pt_try_read(struct pt_handle *h, const struct pt_out *out, int *got)
+static inline __attribute__((always_inline)) int pt_try_read(struct pt_handle *h, const struct pt_out *out, int *got)
 {
 	int ret = 0;
 
@@ -625,7 +625,7 @@ static int pt_getnext_wait(struct pt_handle *h, int put, trace_id_t trid,
 }
 
 /* mode: 0 block, 1 try, 2 timed */
-static int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
+static inline __attribute__((always_inline)) int pt_getnext(trace_id_t trid, struct posix_trace_event_info *ev,
 		      void *data, size_t num_bytes, size_t *data_len,
 		      int *unavailable, int mode, const struct timespec *abstime)
 {
