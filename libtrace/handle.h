@@ -79,6 +79,9 @@ struct pt_handle {
 /* pid of this process, refreshed in the child after fork(). */
 pid_t pt_self(void);
 
+/* fork.c calls it in a child: refresh pt_self(), unlock the table. */
+void pt_handle_atfork_child(void);
+
 /* Look up @trid for the calling process and take a reference. */
 struct pt_handle *pt_handle_get(trace_id_t trid);
 void pt_handle_put(struct pt_handle *h);
