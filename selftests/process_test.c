@@ -184,7 +184,7 @@ TEST_F(proc, close_for_child_vfork_and_clone_children_untraced_parent_still_trac
 	EXPECT_EQ(2, s.n);
 }
 
-/* REQ: 4.9 MODEL-4 (a thread is no child: traced whatever the policy) */
+/* REQ: RULE-77 EVENT-4 4.9 (a thread is no child: traced whatever the policy) */
 TEST_F(proc, thread_records_with_the_process_pid_under_either_policy)
 {
 	static const int policy[] = {
@@ -228,36 +228,15 @@ TEST_F(proc, thread_records_with_the_process_pid_under_either_policy)
 	}								\
 } while (0)
 
-/* An agent that, first thing, makes @next the next pid its pid namespace
- * hands out: run as the namespace's init, it sets the pid of the next
- * process the test forks.
+/* Run by the init of a pid namespace: the next process forked into it
+ * gets pid *@next.
  */
-static int agent_start_setting_next_pid(struct pt_agent *ag, pid_t next)
+static int set_next_pid(void *next)
 {
-	int sv[2], ret = pt_agent_socket(sv);
-	pid_t pid;
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
 
-	if (ret)
-		return ret;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		ret = errno;
-		close(sv[0]);
-		close(sv[1]);
-		return ret;
-	}
-	if (pid == 0) {
-		FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
-
-		close(sv[0]);
-		if (!f || fprintf(f, "%d", (int)next - 1) < 0 || fclose(f))
-			_exit(PT_C_FIRST_OWN);
-		pt_agent_loop(sv[1]);
-	}
-	close(sv[1]);
-	ag->pid = pid;
-	ag->fd = sv[0];
+	if (!f || fprintf(f, "%d", *(pid_t *)next - 1) < 0 || fclose(f))
+		return PT_C_FIRST_OWN;
 	return 0;
 }
 
@@ -271,7 +250,7 @@ TEST_F(proc, inner_controller_pid_naming_an_outer_process_traces_the_inner_one)
 	struct pt_seen s;
 
 	PT_UNSHARE_PIDNS();
-	ASSERT_EQ(0, agent_start_setting_next_pid(init, x));
+	ASSERT_EQ(0, pt_agent_start_with(init, set_next_pid, &x));
 	/* It answers once it set the next pid. */
 	ASSERT_EQ(0, pt_agent_op(init, PTA_GETPID, 0, 0, 0, &inner_pid));
 	ASSERT_EQ(1, inner_pid);
@@ -667,7 +646,7 @@ static int receiver(int sock)
 	return send(sock, &v, sizeof(v), MSG_NOSIGNAL) == sizeof(v) ? 0 : 2;
 }
 
-/* REQ: RULE-80 MODEL-42 5.20 (a trid is only its creator's) */
+/* REQ: RULE-80 MODEL-5 5.20 (a trid is only its creator's) */
 TEST_F(proc, descriptor_received_over_a_socket_controls_and_maps_nothing)
 {
 	trace_event_set_t set;

@@ -793,8 +793,13 @@ static inline int pt_agent_socket(int sv[2])
 	       errno : 0;
 }
 
-/* Fork an agent (a child of the caller).  0 or an errno. */
-static inline int pt_agent_start(struct pt_agent *ag)
+/*
+ * Fork an agent (a child of the caller).  If @first is given, the agent
+ * runs @first(@arg) before it answers anything, and exits with its
+ * result if that is not 0.  0 or an errno.
+ */
+static inline int pt_agent_start_with(struct pt_agent *ag,
+				      int (*first)(void *), void *arg)
 {
 	int sv[2], ret;
 	pid_t pid;
@@ -814,12 +819,20 @@ static inline int pt_agent_start(struct pt_agent *ag)
 	}
 	if (pid == 0) {
 		close(sv[0]);
+		ret = first ? first(arg) : 0;
+		if (ret)
+			_exit(ret);
 		pt_agent_loop(sv[1]);
 	}
 	close(sv[1]);
 	ag->pid = pid;
 	ag->fd = sv[0];
 	return 0;
+}
+
+static inline int pt_agent_start(struct pt_agent *ag)
+{
+	return pt_agent_start_with(ag, NULL, NULL);
 }
 
 static inline int pt_agent_send(struct pt_agent *ag, const struct pt_msg *m)
