@@ -4,8 +4,10 @@
  * holds.  fork() runs the pthread_atfork() handlers, but a child made by
  * the clone system call itself (syscall(SYS_clone, SIGCHLD, ...), clone()
  * without CLONE_VM) runs none: it would write into its parent's writer
- * lanes, which it does not have (VM_DONTCOPY), read its parent's status
- * page and take its parent's trids for its own (RULE-72, RULE-80).
+ * lanes, which it does not have (VM_DONTCOPY), and take its parent's
+ * trids for its own (RULE-72, RULE-80).  (Its status page is its own:
+ * the module wipes that mapping on fork and each process faults in its
+ * own page, so the inline test of posix_trace_event() is right.)
  *
  * So the library keeps one private anonymous page marked MADV_WIPEONFORK:
  * every child, however it was made, finds the mark in it zeroed.  The
@@ -14,12 +16,6 @@
  * trid lookup and eventid_open.  The first of them in a child resets what
  * the atfork handlers would have.  Without MADV_WIPEONFORK (Linux < 4.14)
  * only fork() children are handled.
- *
- * Still not seen: a clone()d child reads its parent's status page until
- * it reaches one of those paths, so an event its parent's page says
- * nobody wants is not recorded.  Children of INHERITED streams start
- * with their parent's wanted bits, so they are traced from their first
- * event.
  */
 #include <sched.h>
 #include <stdatomic.h>
