@@ -162,6 +162,42 @@ TEST_F(proc, raw_clone_child_is_traced_from_its_first_event)
 	EXPECT_EQ(3, s.n);
 }
 
+/* REQ: CREATE-5 RULE-72 (a clone()d child reads its own status page) */
+TEST_F(proc, raw_clone_child_of_an_untraced_parent_is_traced_once_a_stream_names_it)
+{
+	struct pt_seen s;
+	int go[2];
+	pid_t pid;
+	char c;
+
+	PT_REQUIRE_TRACE_CHILDREN();
+	/* Untraced, with the kernel's page mapped: it wants nothing. */
+	posix_trace_event(self->id, "u", 1);
+	ASSERT_EQ(0, pipe(go));
+	fflush(NULL);
+	pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		posix_trace_event(self->id, &c, 1);
+		_exit(0);
+	}
+	self->child = pid;
+	close(go[0]);
+	ASSERT_EQ(0, pt_create(pid, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	c = 'c';
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	close(go[1]);
+	EXPECT_EQ(0, pt_wait_exit(pid));
+	self->child = -1;
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, s.n);
+}
+
 /* REQ: RULE-72 4.9 (CLOSE_FOR_CHILD: vfork and clone children) */
 TEST_F(proc, close_for_child_vfork_and_clone_children_untraced_parent_still_traced)
 {
