@@ -253,9 +253,10 @@ TEST_F(proc, thread_records_with_the_process_pid_under_either_policy)
 /*
  * Make the caller's next children the processes of a new pid namespace
  * (the first one its init), in a user namespace of its own when not root.
- * Unprivileged user namespaces may be off: then the test is skipped.
+ * Unprivileged user namespaces may be off, or refused (in a chroot, as
+ * under scripts/vm-run): then the test is skipped.
  */
-#define PT_UNSHARE_PIDNS() do {						\
+#define UNSHARE_PIDNS() do {						\
 	if (geteuid() == 0) {						\
 		ASSERT_EQ(0, unshare(CLONE_NEWPID));			\
 	} else if (unshare(CLONE_NEWUSER | CLONE_NEWPID)) {		\
@@ -285,7 +286,7 @@ TEST_F(proc, inner_controller_pid_naming_an_outer_process_traces_the_inner_one)
 	trace_id_t trid;
 	struct pt_seen s;
 
-	PT_UNSHARE_PIDNS();
+	UNSHARE_PIDNS();
 	ASSERT_EQ(0, pt_agent_start_with(init, set_next_pid, &x));
 	/* It answers once it set the next pid. */
 	ASSERT_EQ(0, pt_agent_op(init, PTA_GETPID, 0, 0, 0, &inner_pid));
@@ -409,7 +410,7 @@ TEST_F(proc, inherited_child_in_a_namespace_has_each_readers_pid_on_both_paths)
 
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(res));
-	PT_UNSHARE_PIDNS();
+	UNSHARE_PIDNS();
 	fflush(NULL);
 	init = fork();
 	ASSERT_GE(init, 0);
