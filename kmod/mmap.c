@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mmap of the device: the caller's status page (offset 0); for a stream
- * the caller controls, its read-only lanes and its consumer page; writer
- * lanes for their owner and the controller (writer.c).
+ * mmap of the device: the caller's status page (offset 0; each process
+ * sees its own, forked children included); for a stream the caller
+ * controls, its read-only lanes and its consumer page; writer lanes for
+ * their owner and the controller (writer.c).
  * Offsets and lengths come from the kernel and must match exactly.
  */
 #include <linux/sched/signal.h>
@@ -22,6 +23,36 @@ static int pt_vma_readonly(struct vm_area_struct *vma)
 	return 0;
 }
 
+/*
+ * A child made by a clone() without CLONE_VM that runs no pthread_atfork()
+ * handler (the system call called directly) would go on reading its
+ * parent's page, which may want none of the events the child's streams
+ * want.  So the mapping is wiped on fork and each process faults in its
+ * own page.  Only the process itself: a debugger reading its memory gets
+ * nothing rather than its own page mapped there.
+ */
+static vm_fault_t pt_proc_fault(struct vm_fault *vmf)
+{
+	struct pt_proc *proc;
+	int ret;
+
+	if (current->mm != vmf->vma->vm_mm || vmf->pgoff)
+		return VM_FAULT_SIGBUS;
+	proc = pt_proc_get_or_create(task_tgid(current));
+	if (!proc)
+		return VM_FAULT_OOM;
+	ret = vm_insert_page(vmf->vma, vmf->address & PAGE_MASK,
+			     virt_to_page(proc->page));
+	pt_proc_put(proc);
+	if (ret && ret != -EBUSY)	/* -EBUSY: another thread mapped it */
+		return vmf_error(ret);
+	return VM_FAULT_NOPAGE;
+}
+
+static const struct vm_operations_struct pt_proc_vm_ops = {
+	.fault = pt_proc_fault,
+};
+
 static int pt_mmap_proc(struct vm_area_struct *vma)
 {
 	struct pt_proc *proc;
@@ -35,7 +66,8 @@ static int pt_mmap_proc(struct vm_area_struct *vma)
 	proc = pt_proc_get_or_create(task_tgid(current));
 	if (!proc)
 		return -ENOMEM;
-	pt_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	pt_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_WIPEONFORK);
+	vma->vm_ops = &pt_proc_vm_ops;
 	ret = vm_insert_page(vma, vma->vm_start, virt_to_page(proc->page));
 	pt_proc_put(proc);
 	return ret;

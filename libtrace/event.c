@@ -74,19 +74,15 @@ struct posix_trace_proc_page *pt_status_fake(void)
 	return &pt_status.page;
 }
 
-/* The child inherited the parent's page and lanes: map its own. */
-static void pt_status_atfork_child(void)
+/* From fork.c: the child inherited the parent's page and lanes; map its
+ * own page. */
+void pt_status_atfork_child(void)
 {
 	pt_writer_atfork_child();
 	if (atomic_load(&pt_status_state) != PT_MAPPED)
 		return;
 	atomic_store(&pt_status_state, PT_UNMAPPED);
 	pt_status_map();
-}
-
-__attribute__((constructor)) static void pt_event_init(void)
-{
-	pthread_atfork(NULL, NULL, pt_status_atfork_child);
 }
 
 static void __attribute__((noinline))
@@ -96,6 +92,10 @@ pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
 	struct pt_wevent ev = {
 		.id = event_id, .data = data_ptr, .len = data_len, .address = address,
 	};
+
+	/* A clone()d child's first wanted event: its parent's page said so. */
+	if (!pt_fork_check())
+		return;
 	if (__builtin_expect(!pt_status_mapped(), 0)) {
 		pt_status_map();
 		if (!__atomic_load_n(&pt_status.page.active, __ATOMIC_ACQUIRE))
@@ -132,6 +132,7 @@ PT_EXPORT int posix_trace_eventid_open(const char *restrict event_name,
 
 	if (!event_name || !event_id)
 		return EINVAL;
+	pt_fork_check();
 	len = strnlen(event_name, TRACE_EVENT_NAME_MAX + 1);
 	if (len > TRACE_EVENT_NAME_MAX)
 		return ENAMETOOLONG;

@@ -2,7 +2,8 @@
 /*
  * The table of active-stream handles of this process.  After fork() the
  * child keeps a copy of the table, but every handle in it belongs to the
- * parent: pt_handle_get() compares the owner with pt_self() (RULE-80).
+ * parent: pt_handle_get() compares the owner with pt_self() (RULE-80),
+ * which fork.c refreshes in every child, however it was made.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,7 +28,8 @@ static void pt_cached_drop(void *h)
 	pt_handle_put(h);
 }
 
-static void pt_atfork_child(void)
+/* In the child, from fork.c: the handles are all the parent's. */
+void pt_handle_atfork_child(void)
 {
 	pt_pid = getpid();
 	pthread_mutex_init(&pt_table_lock, NULL);
@@ -36,7 +38,6 @@ static void pt_atfork_child(void)
 __attribute__((constructor)) static void pt_handle_init(void)
 {
 	pt_pid = getpid();
-	pthread_atfork(NULL, NULL, pt_atfork_child);
 	pt_cached_key_ok = !pthread_key_create(&pt_cached_key, pt_cached_drop);
 }
 
@@ -52,7 +53,7 @@ struct pt_handle *pt_handle_get(trace_id_t trid)
 	struct pt_handle *h = NULL;
 	size_t i;
 
-	if (trid <= 0)
+	if (trid <= 0 || !pt_fork_check())
 		return NULL;
 	pthread_mutex_lock(&pt_table_lock);
 	for (i = 0; i < pt_table_len; i++) {

@@ -85,6 +85,9 @@ struct pt_handle {
 /* pid of this process, refreshed in the child after fork(). */
 pid_t pt_self(void);
 
+/* fork.c calls it in a child: refresh pt_self(), unlock the table. */
+void pt_handle_atfork_child(void);
+
 /* Look up @trid for the calling process and take a reference. */
 struct pt_handle *pt_handle_get(trace_id_t trid);
 /* The same, for the getnext family: the reference is the calling thread's
@@ -99,7 +102,9 @@ static inline struct pt_handle *pt_handle_cached(trace_id_t trid, int *put)
 {
 	struct pt_handle *h = pt_cached;
 
-	if (h && h->trid == trid && h->owner == pt_pid) {
+	/* pt_fork_check() first: until it resets, a child made by a raw
+	 * clone() still has its parent's pid in pt_pid. */
+	if (h && pt_fork_check() && h->trid == trid && h->owner == pt_pid) {
 		*put = 0;
 		return h;
 	}

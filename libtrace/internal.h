@@ -7,6 +7,7 @@
 #ifndef PT_INTERNAL_H
 #define PT_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <trace.h>
@@ -64,5 +65,25 @@ int pt_dev_fd(void);
 int pt_ioctl(unsigned long cmd, void *arg);
 /* dev.c: POSIX_TRACE_IOC_QUERY, cached; 0 or an errno. */
 int pt_query(struct posix_trace_query *q);
+
+/*
+ * fork.c: a child made without running the atfork handlers (the clone
+ * system call called directly) resets the library's per-process state on
+ * its first pass here.  Returns 0 only within that reset, when a signal
+ * handler interrupted it: the caller must then use no per-process state.
+ */
+enum { PT_MARK_WIPED, PT_MARK_RESETTING, PT_MARK_SET };
+extern atomic_int *pt_fork_mark;
+int pt_fork_check_slow(void);
+
+static inline int pt_fork_check(void)
+{
+	atomic_int *mark = pt_fork_mark;
+
+	if (__builtin_expect(mark && atomic_load_explicit(mark, memory_order_acquire) !=
+			     PT_MARK_SET, 0))
+		return pt_fork_check_slow();
+	return 1;
+}
 
 #endif /* PT_INTERNAL_H */

@@ -341,50 +341,6 @@ TEST_F(control, shutdown_invalidates_trid_for_every_function)
 	posix_trace_attr_destroy(&a);
 }
 
-/*
- * Call every trid-taking function with @t; store the results in @res (in
- * the order of trid_fn_names).  Returns the number of results.
- */
-static const char *const trid_fn_names[] = {
-	"start", "stop", "clear", "get_attr", "get_status", "getnext",
-	"timedgetnext", "trygetnext", "eventid_get_name", "trid_eventid_open",
-	"eventtypelist_getnext_id", "eventtypelist_rewind", "shutdown",
-};
-#define NR_TRID_FNS (int)(sizeof(trid_fn_names) / sizeof(trid_fn_names[0]))
-
-static const char *fn_name(int i)
-{
-	return i >= 0 && i < NR_TRID_FNS && trid_fn_names[i] ?
-	       trid_fn_names[i] : "?";
-}
-
-static void call_all_trid_functions(trace_id_t t, int *res)
-{
-	struct timespec abs = pt_ns_ts(pt_realtime_ns() + 100000000ULL);
-	struct posix_trace_status_info st;
-	char name[TRACE_EVENT_NAME_MAX + 1];
-	trace_event_id_t id;
-	trace_attr_t a;
-	struct pt_ev ev;
-	int i = 0, unav;
-
-	posix_trace_attr_init(&a);
-	res[i++] = posix_trace_start(t);
-	res[i++] = posix_trace_stop(t);
-	res[i++] = posix_trace_clear(t);
-	res[i++] = posix_trace_get_attr(t, &a);
-	res[i++] = posix_trace_get_status(t, &st);
-	res[i++] = pt_get(t, &ev);
-	res[i++] = pt_timed(t, &ev, &abs);
-	res[i++] = pt_try(t, &ev);
-	res[i++] = posix_trace_eventid_get_name(t, POSIX_TRACE_START, name);
-	res[i++] = posix_trace_trid_eventid_open(t, "x", &id);
-	res[i++] = posix_trace_eventtypelist_getnext_id(t, &id, &unav);
-	res[i++] = posix_trace_eventtypelist_rewind(t);
-	res[i++] = posix_trace_shutdown(t);
-	posix_trace_attr_destroy(&a);
-}
-
 /* REQ: RULE-80 RULE-82 RULE-83 FN-5 5.5 5.20 */
 TEST_F(control, invalid_trid_values_are_einval_for_every_function)
 {
@@ -392,16 +348,16 @@ TEST_F(control, invalid_trid_values_are_einval_for_every_function)
 		0, -1, INT_MIN, INT_MAX, (1 << 30) - 1, 1 << 30,
 		self->trid + 1000, -self->trid,
 	};
-	int res[NR_TRID_FNS];
+	int res[PT_NR_TRID_FNS];
 	unsigned int b;
 	int i;
 
 	pt_watchdog(10);
 	for (b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
-		call_all_trid_functions(bad[b], res);
-		for (i = 0; i < NR_TRID_FNS; i++) {
+		pt_call_all_trid_functions(bad[b], res);
+		for (i = 0; i < PT_NR_TRID_FNS; i++) {
 			EXPECT_EQ(EINVAL, res[i])
-				TH_LOG("%s(trid %d)", fn_name(i), bad[b]);
+				TH_LOG("%s(trid %d)", pt_trid_fn_name(i), bad[b]);
 		}
 	}
 	alarm(0);
@@ -413,7 +369,7 @@ TEST_F(control, invalid_trid_values_are_einval_for_every_function)
 TEST_F(control, fork_child_gets_einval_for_every_trid_function)
 {
 	struct posix_trace_status_info st;
-	int res[NR_TRID_FNS], pipefd[2];
+	int res[PT_NR_TRID_FNS], pipefd[2];
 	struct pt_ev ev;
 	int i, n, status;
 	pid_t pid;
@@ -430,7 +386,7 @@ TEST_F(control, fork_child_gets_einval_for_every_trid_function)
 	if (pid == 0) {
 		close(pipefd[0]);
 		pt_watchdog(5);
-		call_all_trid_functions(self->trid, res);
+		pt_call_all_trid_functions(self->trid, res);
 		if (write(pipefd[1], res, sizeof(res)) != sizeof(res))
 			_exit(1);
 		_exit(0);
@@ -444,9 +400,9 @@ TEST_F(control, fork_child_gets_einval_for_every_trid_function)
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("child status 0x%x", status);
 	ASSERT_EQ((int)sizeof(res), n);
-	for (i = 0; i < NR_TRID_FNS; i++) {
+	for (i = 0; i < PT_NR_TRID_FNS; i++) {
 		EXPECT_EQ(EINVAL, res[i]) TH_LOG("%s in fork child",
-						 fn_name(i));
+						 pt_trid_fn_name(i));
 	}
 
 	/* The parent's stream is unaffected: running, events all there. */

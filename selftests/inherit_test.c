@@ -13,7 +13,6 @@
 #include <sys/wait.h>
 
 #define SPAWNED_ARG	"--pt-spawned"
-#define MAX_EVENTS	256
 #define PROCS_PARAM	"/sys/module/posix_trace/parameters/max_procs_per_stream"
 
 extern char **environ;
@@ -22,19 +21,6 @@ FIXTURE(inherit) {
 	trace_id_t trid;
 	trace_event_id_t id;
 };
-
-static int create_self(int inherit, trace_id_t *trid)
-{
-	trace_attr_t a;
-	int ret = pt_attr_make(&a, 1 << 20, 0, 0);
-
-	if (!ret)
-		ret = posix_trace_attr_setinherited(&a, inherit);
-	if (!ret)
-		ret = posix_trace_create(0, &a, trid);
-	posix_trace_attr_destroy(&a);
-	return ret;
-}
 
 FIXTURE_SETUP(inherit)
 {
@@ -46,63 +32,6 @@ FIXTURE_TEARDOWN(inherit)
 {
 	if (self->trid > 0)
 		posix_trace_shutdown(self->trid);
-}
-
-/* Every event of @trid until none is left: pid and first data byte. */
-struct seen {
-	pid_t pid[MAX_EVENTS];
-	trace_event_id_t id[MAX_EVENTS];
-	char tag[MAX_EVENTS];
-	int err[MAX_EVENTS];
-	int n;
-};
-
-static int drain(trace_id_t trid, struct seen *s)
-{
-	struct pt_ev ev;
-	int ret;
-
-	s->n = 0;
-	for (;;) {
-		ret = pt_try(trid, &ev);
-		if (ret || ev.unavailable)
-			return ret;
-		if (s->n == MAX_EVENTS)
-			return E2BIG;
-		s->pid[s->n] = ev.info.posix_pid;
-		s->id[s->n] = ev.info.posix_event_id;
-		s->tag[s->n] = ev.len ? (char)ev.data[0] : 0;
-		s->err[s->n] = 0;
-		if (ev.info.posix_event_id == POSIX_TRACE_ERROR && ev.len >= sizeof(int))
-			memcpy(&s->err[s->n], ev.data, sizeof(int));
-		s->n++;
-	}
-}
-
-static int count(const struct seen *s, pid_t pid, trace_event_id_t id, char tag)
-{
-	int i, n = 0;
-
-	for (i = 0; i < s->n; i++)
-		n += s->pid[i] == pid && s->id[i] == id && (!tag || s->tag[i] == tag);
-	return n;
-}
-
-static int wait_ok(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* A stream for this process, running. */
-static int create_started(int inherit, trace_id_t *trid)
-{
-	int ret = create_self(inherit, trid);
-
-	return ret ? ret : pt_start_and_skip(*trid);
 }
 
 /* Fork a child whose first act is to record @tag; its pid once it exited
@@ -118,34 +47,34 @@ static pid_t fork_recording(trace_event_id_t id, char tag)
 		posix_trace_event(id, &tag, 1);
 		_exit(0);
 	}
-	return pid > 0 && wait_ok(pid) == 0 ? pid : -1;
+	return pid > 0 && pt_wait_exit(pid) == 0 ? pid : -1;
 }
 
 /* REQ: ATTR-INHERIT RULE-72 4.9 */
 TEST_F(inherit, forked_child_is_traced_from_its_first_event)
 {
-	struct seen s;
+	struct pt_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	pid = fork_recording(self->id, 'c');
 	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "p", 1);
-	ASSERT_EQ(0, drain(self->trid, &s));
-	EXPECT_EQ(1, count(&s, pid, self->id, 'c'));
-	EXPECT_EQ(1, count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
 }
 
 /* REQ: RULE-72 4.9 (recursively) */
 TEST_F(inherit, grandchild_forked_at_once_is_traced_too)
 {
-	struct seen s;
+	struct pt_seen s;
 	pid_t pid;
 	int p[2];
 	pid_t grand = 0;
 
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -159,44 +88,44 @@ TEST_F(inherit, grandchild_forked_at_once_is_traced_too)
 		posix_trace_event(self->id, "c", 1);
 		if (write(p[1], &g, sizeof(g)) != sizeof(g))
 			_exit(1);
-		_exit(g > 0 && wait_ok(g) == 0 ? 0 : 2);
+		_exit(g > 0 && pt_wait_exit(g) == 0 ? 0 : 2);
 	}
 	close(p[1]);
 	ASSERT_EQ((ssize_t)sizeof(grand), read(p[0], &grand, sizeof(grand)));
 	close(p[0]);
-	ASSERT_EQ(0, wait_ok(pid));
-	ASSERT_EQ(0, drain(self->trid, &s));
-	EXPECT_EQ(1, count(&s, pid, self->id, 'c'));
-	EXPECT_EQ(1, count(&s, grand, self->id, 'g'));
+	ASSERT_EQ(0, pt_wait_exit(pid));
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, pt_seen_count(&s, grand, self->id, 'g'));
 }
 
 /* REQ: ATTR-INHERIT RULE-72 (CLOSE_FOR_CHILD, the default) */
 TEST_F(inherit, close_for_child_child_untraced_parent_still_traced)
 {
-	struct seen s;
+	struct pt_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, create_started(POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
 	pid = fork_recording(self->id, 'c');
 	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "p", 1);
-	ASSERT_EQ(0, drain(self->trid, &s));
-	EXPECT_EQ(0, count(&s, pid, self->id, 0));
-	EXPECT_EQ(1, count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	EXPECT_EQ(0, pt_seen_count(&s, pid, self->id, 0));
+	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
 }
 
 /* REQ: RULE-72 5.19 (posix_spawn children) */
 TEST_F(inherit, posix_spawn_child_is_traced)
 {
 	char *argv[] = { "inherit_test", SPAWNED_ARG, NULL };
-	struct seen s;
+	struct pt_seen s;
 	pid_t pid;
 	int i, found = 0;
 
-	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	ASSERT_EQ(0, posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ));
-	ASSERT_EQ(0, wait_ok(pid));
-	ASSERT_EQ(0, drain(self->trid, &s));
+	ASSERT_EQ(0, pt_wait_exit(pid));
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
 	for (i = 0; i < s.n; i++)
 		found += s.pid[i] == pid && s.tag[i] == 's';
 	EXPECT_EQ(1, found);
@@ -211,7 +140,7 @@ TEST_F(inherit, ids_registered_after_fork_stay_one_to_one)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -225,7 +154,7 @@ TEST_F(inherit, ids_registered_after_fork_stay_one_to_one)
 	close(p[1]);
 	ASSERT_EQ((ssize_t)sizeof(theirs), read(p[0], &theirs, sizeof(theirs)));
 	close(p[0]);
-	ASSERT_EQ(0, wait_ok(pid));
+	ASSERT_EQ(0, pt_wait_exit(pid));
 	ASSERT_EQ(0, posix_trace_eventid_open("parent-only", &mine));
 	EXPECT_NE(mine, theirs);
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, theirs, name));
@@ -238,18 +167,18 @@ TEST_F(inherit, ids_registered_after_fork_stay_one_to_one)
 TEST_F(inherit, inherited_child_exit_leaves_stream_running)
 {
 	struct posix_trace_status_info st;
-	struct seen s;
+	struct pt_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	pid = fork_recording(self->id, 'c');
 	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
 	posix_trace_event(self->id, "p", 1);
-	ASSERT_EQ(0, drain(self->trid, &s));
-	EXPECT_EQ(1, count(&s, pid, self->id, 'c'));
-	EXPECT_EQ(1, count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
 }
 
 static int write_param(const char *path, unsigned int v)
@@ -280,7 +209,7 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 {
 	unsigned int old;
 	pid_t kids[8];
-	struct seen s;
+	struct pt_seen s;
 	int i, p[2], traced = 0, refused = 0;
 	char c;
 
@@ -288,7 +217,7 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(0, read_param(PROCS_PARAM, &old));
 	ASSERT_EQ(0, write_param(PROCS_PARAM, 4));
-	ASSERT_EQ(0, create_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	for (i = 0; i < 8; i++) {
 		kids[i] = fork();
@@ -304,10 +233,10 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 	for (i = 0; i < 8; i++)
 		if (kids[i] > 0)
 			ASSERT_EQ(1, read(p[0], &c, 1));
-	ASSERT_EQ(0, drain(self->trid, &s));
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
 	for (i = 0; i < 8; i++) {
 		if (kids[i] > 0) {
-			traced += count(&s, kids[i], self->id, 'k');
+			traced += pt_seen_count(&s, kids[i], self->id, 'k');
 			kill(kids[i], SIGKILL);
 			waitpid(kids[i], NULL, 0);
 		}

@@ -351,6 +351,77 @@ static inline int pt_start_and_skip(trace_id_t trid)
 	return 0;
 }
 
+/* A stream on @pid with inheritance @inherit, not started. */
+static inline int pt_create_inherit(pid_t pid, int inherit, trace_id_t *trid)
+{
+	trace_attr_t a;
+	int ret = pt_attr_make(&a, 1 << 20, 0, 0);
+
+	if (!ret)
+		ret = posix_trace_attr_setinherited(&a, inherit);
+	if (!ret)
+		ret = posix_trace_create(pid, &a, trid);
+	posix_trace_attr_destroy(&a);
+	return ret;
+}
+
+/* A stream on the caller with inheritance @inherit, started, its START
+ * consumed.  0 or an error. */
+static inline int pt_create_self_started(int inherit, trace_id_t *trid)
+{
+	int ret = pt_create_inherit(0, inherit, trid);
+
+	return ret ? ret : pt_start_and_skip(*trid);
+}
+
+/* Every event of a stream until none is left: pid, id, first data byte
+ * and, for POSIX_TRACE_ERROR, the error number it carries. */
+#define PT_SEEN_MAX	256
+
+struct pt_seen {
+	pid_t pid[PT_SEEN_MAX];
+	trace_event_id_t id[PT_SEEN_MAX];
+	pthread_t thread[PT_SEEN_MAX];
+	char tag[PT_SEEN_MAX];
+	int err[PT_SEEN_MAX];
+	int n;
+};
+
+static inline int pt_seen_drain(trace_id_t trid, struct pt_seen *s)
+{
+	struct pt_ev ev;
+	int ret;
+
+	s->n = 0;
+	for (;;) {
+		ret = pt_try(trid, &ev);
+		if (ret || ev.unavailable)
+			return ret;
+		if (s->n == PT_SEEN_MAX)
+			return E2BIG;
+		s->pid[s->n] = ev.info.posix_pid;
+		s->id[s->n] = ev.info.posix_event_id;
+		s->thread[s->n] = ev.info.posix_thread_id;
+		s->tag[s->n] = ev.len ? (char)ev.data[0] : 0;
+		s->err[s->n] = 0;
+		if (ev.info.posix_event_id == POSIX_TRACE_ERROR && ev.len >= sizeof(int))
+			memcpy(&s->err[s->n], ev.data, sizeof(int));
+		s->n++;
+	}
+}
+
+/* Events of @pid with id @id (0: any) and first data byte @tag (0: any). */
+static inline int pt_seen_count(const struct pt_seen *s, pid_t pid,
+				trace_event_id_t id, char tag)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		n += s->pid[i] == pid && (!id || s->id[i] == id) &&
+		     (!tag || s->tag[i] == tag);
+	return n;
+}
+
 /* ------------------------------------------------------------------ */
 /* Threads, signals, CPUs                                              */
 /* ------------------------------------------------------------------ */
@@ -722,8 +793,13 @@ static inline int pt_agent_socket(int sv[2])
 	       errno : 0;
 }
 
-/* Fork an agent (a child of the caller).  0 or an errno. */
-static inline int pt_agent_start(struct pt_agent *ag)
+/*
+ * Fork an agent (a child of the caller).  If @first is given, the agent
+ * runs @first(@arg) before it answers anything, and exits with its
+ * result if that is not 0.  0 or an errno.
+ */
+static inline int pt_agent_start_with(struct pt_agent *ag,
+				      int (*first)(void *), void *arg)
 {
 	int sv[2], ret;
 	pid_t pid;
@@ -743,12 +819,20 @@ static inline int pt_agent_start(struct pt_agent *ag)
 	}
 	if (pid == 0) {
 		close(sv[0]);
+		ret = first ? first(arg) : 0;
+		if (ret)
+			_exit(ret);
 		pt_agent_loop(sv[1]);
 	}
 	close(sv[1]);
 	ag->pid = pid;
 	ag->fd = sv[0];
 	return 0;
+}
+
+static inline int pt_agent_start(struct pt_agent *ag)
+{
+	return pt_agent_start_with(ag, NULL, NULL);
 }
 
 static inline int pt_agent_send(struct pt_agent *ag, const struct pt_msg *m)
@@ -888,6 +972,71 @@ static inline void pt_agent_kill(struct pt_agent *ag)
 /* ------------------------------------------------------------------ */
 /* Miscellaneous                                                       */
 /* ------------------------------------------------------------------ */
+
+/* Exit status of child @pid once reaped: its exit code, 128 + signal, or
+ * -1 if it could not be reaped. */
+static inline int pt_wait_exit(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) != pid) {
+		if (errno != EINTR)
+			return -1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Every function taking a trid: pt_call_all_trid_functions() stores the
+ * result of function i in res[i], pt_trid_fn_name(i) names it. */
+#define PT_NR_TRID_FNS	15
+
+static inline const char *pt_trid_fn_name(int i)
+{
+	static const char *const names[] = {
+		"start", "stop", "clear", "get_attr", "get_status", "getnext",
+		"timedgetnext", "trygetnext", "eventid_get_name",
+		"trid_eventid_open", "eventtypelist_getnext_id",
+		"eventtypelist_rewind", "get_filter", "set_filter", "shutdown",
+	};
+
+	_Static_assert(sizeof(names) / sizeof(names[0]) == PT_NR_TRID_FNS,
+		       "one name per function");
+	return i >= 0 && i < PT_NR_TRID_FNS ? names[i] : "?";
+}
+
+/* The blocking functions would wait 100 ms at most. */
+static inline void pt_call_all_trid_functions(trace_id_t t,
+					      int res[PT_NR_TRID_FNS])
+{
+	struct timespec abs = pt_ns_ts(pt_realtime_ns() + 100000000ULL);
+	struct posix_trace_status_info st;
+	char name[TRACE_EVENT_NAME_MAX + 1];
+	trace_event_set_t set;
+	trace_event_id_t id;
+	trace_attr_t a;
+	struct pt_ev ev;
+	int i = 0, unav;
+
+	posix_trace_attr_init(&a);
+	posix_trace_eventset_empty(&set);
+	res[i++] = posix_trace_start(t);
+	res[i++] = posix_trace_stop(t);
+	res[i++] = posix_trace_clear(t);
+	res[i++] = posix_trace_get_attr(t, &a);
+	res[i++] = posix_trace_get_status(t, &st);
+	res[i++] = pt_get(t, &ev);
+	res[i++] = pt_timed(t, &ev, &abs);
+	res[i++] = pt_try(t, &ev);
+	res[i++] = posix_trace_eventid_get_name(t, POSIX_TRACE_START, name);
+	res[i++] = posix_trace_trid_eventid_open(t, "x", &id);
+	res[i++] = posix_trace_eventtypelist_getnext_id(t, &id, &unav);
+	res[i++] = posix_trace_eventtypelist_rewind(t);
+	res[i++] = posix_trace_get_filter(t, &set);
+	res[i++] = posix_trace_set_filter(t, &set, POSIX_TRACE_SET_EVENTSET);
+	res[i++] = posix_trace_shutdown(t);
+	posix_trace_attr_destroy(&a);
+}
+
 
 /*
  * A pid that names no process: fork a child that exits at once and reap
