@@ -65,10 +65,12 @@ bool pt_map_valid_id(struct pt_map *map, u32 id);
 /*
  * struct pt_proc - what the module knows about one thread group.
  * Lifetime: kref.  The hash table holds one reference until the group
- * exits (pt_proc_exit()); each pt_attach, each stream owned by the group
- * and each queued work item hold one more.  Freed after an RCU grace
- * period because the event path looks it up under RCU.
+ * exits (pt_proc_exit_job()); each pt_attach, each stream owned by the
+ * group, each queued work item and each pending task_work callback hold
+ * one more.  Freed after an RCU grace period because the event path looks
+ * it up under RCU.
  * @streams is an RCU list of pt_attach, modified under pt_ctl_lock.
+ * @flags: PT_PROC_* bits; the *_TW bits say @exit_tw/@exec_tw is queued.
  */
 struct pt_proc {
 	struct kref ref;
@@ -81,8 +83,16 @@ struct pt_proc {
 	struct work_struct exit_work;
 	struct work_struct exec_work;
 	struct work_struct fork_work;
+	struct callback_head exit_tw;
+	struct callback_head exec_tw;
+	unsigned long flags;
 	struct pt_inherit __rcu *inherit;	/* streams to join (inherit.c) */
 	struct rcu_head rcu;
+};
+
+enum {
+	PT_PROC_EXIT_TW,	/* @exit_tw or @exit_work claimed */
+	PT_PROC_EXEC_TW,	/* @exec_tw queued */
 };
 
 struct pt_proc *pt_proc_find(struct pid *tgid);
@@ -95,7 +105,7 @@ void pt_slot_sync_state(struct pt_attach *a);
 int pt_proc_slot_get(struct pt_proc *proc);
 void pt_proc_slot_put(struct pt_proc *proc, int slot);
 void pt_proc_cleanup_all(void);
-void pt_proc_queue(struct pid *tgid, bool exiting);
+void pt_proc_exit_job(struct pt_proc *proc);
 void pt_proc_fork(struct pid *parent, struct pid *child);
 void pt_proc_forget_if_unused(struct pt_proc *proc);
 
@@ -268,6 +278,11 @@ void pt_writers_free(struct pt_stream *s);
 int pt_priv_init(void);
 int pt_may_trace(pid_t nr, struct pid **tgid);
 bool pt_group_alive(struct pid *tgid);
+
+/* lifecycle.c */
+struct task_struct;
+void pt_lifecycle_exit(struct task_struct *task);
+void pt_lifecycle_exec(struct task_struct *task);
 
 /* hooks.c */
 int pt_hooks_init(void);

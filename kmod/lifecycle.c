@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exit and exec of a known thread group, handled in the task itself
+ * (spec 4.10, RULE-78, MODEL-45, 5.17).
+ *
+ * The sched_process_exit and sched_process_exec probes run with
+ * preemption disabled, where pt_ctl_lock cannot be taken, so they queue a
+ * task_work callback on the exiting or exec'ing task, which runs in that
+ * task's own context:
+ *   exit: do_exit() calls the probe before exit_task_work(), which runs
+ *         the callback, and both before exit_notify().  The parent is told
+ *         only once every thread of the group passed exit_notify(), so
+ *         wait() cannot report the exit before the streams are shut down;
+ *   exec: TWA_RESUME runs the callback on the way back to user space,
+ *         before the new image's first instruction (or in exit_task_work()
+ *         if the task is killed first).
+ * Streams are read only by their owner, so a reader blocked in
+ * POSIX_TRACE_IOC_WAIT is a thread of the same group; exit and exec kill
+ * those threads first and SIGKILL ends the wait, so nothing here waits
+ * for a reader.
+ *
+ * A pending callback holds a reference on its pt_proc and one on the
+ * module, so rmmod cannot remove the callback's code while it is queued.
+ * If either cannot be had, the work items of proc.c do the job instead,
+ * asynchronously; the claim bits in pt_proc.flags keep the job from being
+ * queued twice.
+ */
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/task_work.h>
+#include "pt.h"
+
+static int pt_tw_add(struct task_struct *task, struct callback_head *head,
+		     task_work_func_t fn, enum task_work_notify_mode mode)
+{
+	int ret;
+
+	/* Fails only while the module is going, when no stream exists. */
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	init_task_work(head, fn);
+	ret = task_work_add(task, head, mode);
+	if (ret)
+		module_put(THIS_MODULE);
+	return ret;
+}
+
+static void pt_exit_tw(struct callback_head *head)
+{
+	struct pt_proc *proc = container_of(head, struct pt_proc, exit_tw);
+
+	pt_proc_exit_job(proc);
+	pt_proc_put(proc);
+	module_put(THIS_MODULE);	/* last: this code must stay until here */
+}
+
+/*
+ * sched_process_exit of a thread that found the group dead.  Several
+ * threads of one group can see that (each decremented signal->live before
+ * any reached the probe); any one of them doing the job is enough, as
+ * the parent hears of the exit only after all of them passed
+ * exit_notify(), so the first claims it.
+ */
+void pt_lifecycle_exit(struct task_struct *task)
+{
+	struct pt_proc *proc = pt_proc_find(task_tgid(task));
+
+	if (!proc)
+		return;
+	if (test_and_set_bit(PT_PROC_EXIT_TW, &proc->flags))
+		goto out_put;
+	if (!pt_tw_add(task, &proc->exit_tw, pt_exit_tw, TWA_NONE))
+		return;		/* the callback has our reference */
+	if (queue_work(pt_wq, &proc->exit_work))
+		return;		/* so has the work */
+out_put:
+	pt_proc_put(proc);
+}
+
+/* After exec, before the new image runs: shut down the streams the group
+ * owned (MODEL-45); a traced process stays traced.
+ */
+static void pt_exec_tw(struct callback_head *head)
+{
+	struct pt_proc *proc = container_of(head, struct pt_proc, exec_tw);
+
+	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
+	pt_shutdown_owned_by(proc->tgid);
+	pt_proc_put(proc);
+	module_put(THIS_MODULE);	/* last: this code must stay until here */
+}
+
+/* sched_process_exec: current has its new image and credentials. */
+void pt_lifecycle_exec(struct task_struct *task)
+{
+	struct pt_proc *proc = pt_proc_find(task_tgid(task));
+
+	if (!proc)
+		return;
+	/* A callback still queued (no return to user space since) will see
+	 * the new state when it runs.
+	 */
+	if (test_and_set_bit(PT_PROC_EXEC_TW, &proc->flags))
+		goto out_put;
+	if (!pt_tw_add(task, &proc->exec_tw, pt_exec_tw, TWA_RESUME))
+		return;		/* the callback has our reference */
+	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
+	if (queue_work(pt_wq, &proc->exec_work))
+		return;
+out_put:
+	pt_proc_put(proc);
+}
