@@ -78,8 +78,9 @@ out_put:
 	pt_proc_put(proc);
 }
 
-/* After exec, before the new image runs: shut down the streams the group
- * owned (MODEL-45); a traced process stays traced.
+/*
+ * After exec, before the new image runs: shut down the streams the group
+ * owned (MODEL-45), and start afresh with names if nothing traces it.
  */
 static void pt_exec_tw(struct callback_head *head)
 {
@@ -87,6 +88,8 @@ static void pt_exec_tw(struct callback_head *head)
 
 	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
 	pt_shutdown_owned_by(proc->tgid);
+	pt_proc_settle(proc);	/* streams inherited at fork join first */
+	pt_exec_fresh_map(proc);
 	pt_proc_put(proc);
 	module_put(THIS_MODULE);	/* last: this code must stay until here */
 }
@@ -110,4 +113,32 @@ void pt_lifecycle_exec(struct task_struct *task)
 		return;
 out_put:
 	pt_proc_put(proc);
+}
+
+/*
+ * An untraced process gets a fresh, empty mapping at exec (spec 5.17); a
+ * traced one keeps its mapping so ids stay one-to-one within the streams.
+ * Runs in the group's only thread, so nothing of the group uses @map
+ * meanwhile; other groups read a process's map only under pt_ctl_lock
+ * (stream create), and streams hold their own reference.
+ */
+void pt_exec_fresh_map(struct pt_proc *proc)
+{
+	struct pt_map *old = NULL, *map;
+
+	mutex_lock(&pt_ctl_lock);
+	/* Nothing to forget: only the unnamed id, none inherited. */
+	if (!list_empty(&proc->streams) || rcu_access_pointer(proc->inherit) ||
+	    READ_ONCE(proc->map->count) <= 1)
+		goto out_unlock;
+	map = pt_map_new(GFP_KERNEL_ACCOUNT);
+	if (!map)
+		goto out_unlock;	/* keeps the old names: still correct ids */
+	old = proc->map;
+	proc->map = map;
+	WRITE_ONCE(proc->page->nr_ids, map->count);
+out_unlock:
+	mutex_unlock(&pt_ctl_lock);
+	if (old)
+		pt_map_put(old);
 }

@@ -345,8 +345,8 @@ static void pt_proc_exit_work(struct work_struct *work)
 }
 
 /* Fallback of the exec task_work (lifecycle.c): a controller that execs
- * loses its streams (MODEL-45); a traced process keeps being traced and
- * keeps its mapping (spec 5.17).
+ * loses its streams (MODEL-45); a traced process keeps being traced.  Not
+ * in the task, so the mapping is kept (lifecycle.c).
  */
 static void pt_proc_exec_work(struct work_struct *work)
 {

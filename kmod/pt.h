@@ -70,6 +70,8 @@ bool pt_map_valid_id(struct pt_map *map, u32 id);
  * one more.  Freed after an RCU grace period because the event path looks
  * it up under RCU.
  * @streams is an RCU list of pt_attach, modified under pt_ctl_lock.
+ * @map changes only at exec of an untraced group, under pt_ctl_lock, in
+ * the group's only thread (lifecycle.c).
  * @flags: PT_PROC_* bits; the *_TW bits say @exit_tw/@exec_tw is queued.
  */
 struct pt_proc {
@@ -283,6 +285,7 @@ bool pt_group_alive(struct pid *tgid);
 struct task_struct;
 void pt_lifecycle_exit(struct task_struct *task);
 void pt_lifecycle_exec(struct task_struct *task);
+void pt_exec_fresh_map(struct pt_proc *proc);
 
 /* hooks.c */
 int pt_hooks_init(void);
