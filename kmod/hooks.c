@@ -13,7 +13,9 @@
  *   sched_process_exec(struct task_struct *p, pid_t old_pid,
  *                      struct linux_binprm *bprm)              3.4 .. 6.x
  */
+#include <linux/binfmts.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
 #include "pt.h"
@@ -43,7 +45,9 @@ static void pt_probe_exit(void *data, struct task_struct *p)
 static void pt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			  struct linux_binprm *bprm)
 {
-	pt_lifecycle_exec(p);
+	/* commit_creds() made a set-id image non-dumpable already. */
+	pt_lifecycle_exec(p, bprm->secureexec ||
+			  get_dumpable(p->mm) != SUID_DUMP_USER);
 }
 
 static struct pt_hook pt_hooks[] = {

@@ -80,7 +80,8 @@ out_put:
 
 /*
  * After exec, before the new image runs: shut down the streams the group
- * owned (MODEL-45), and start afresh with names if nothing traces it.
+ * owned, stop being traced by controllers that could no longer trace it,
+ * and start afresh with names if nothing traces it any more.
  */
 static void pt_exec_tw(struct callback_head *head)
 {
@@ -89,18 +90,26 @@ static void pt_exec_tw(struct callback_head *head)
 	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
 	pt_shutdown_owned_by(proc->tgid);
 	pt_proc_settle(proc);	/* streams inherited at fork join first */
+	if (test_and_clear_bit(PT_PROC_EXEC_RAISED, &proc->flags))
+		pt_exec_detach_raised(proc);
 	pt_exec_fresh_map(proc);
 	pt_proc_put(proc);
 	module_put(THIS_MODULE);	/* last: this code must stay until here */
 }
 
-/* sched_process_exec: current has its new image and credentials. */
-void pt_lifecycle_exec(struct task_struct *task)
+/*
+ * sched_process_exec: current has its new image and credentials.
+ * @raised: the exec raised privileges (bprm->secureexec: setuid, setgid,
+ * file capabilities, an LSM transition) or left the process non-dumpable.
+ */
+void pt_lifecycle_exec(struct task_struct *task, bool raised)
 {
 	struct pt_proc *proc = pt_proc_find(task_tgid(task));
 
 	if (!proc)
 		return;
+	if (raised)
+		set_bit(PT_PROC_EXEC_RAISED, &proc->flags);
 	/* A callback still queued (no return to user space since) will see
 	 * the new state when it runs.
 	 */
@@ -113,6 +122,43 @@ void pt_lifecycle_exec(struct task_struct *task)
 		return;
 out_put:
 	pt_proc_put(proc);
+}
+
+/* The implementation-defined system event of design.md section 9. */
+static void pt_record_detached(struct pt_stream *s)
+{
+	struct pt_event ev = {
+		.id = POSIX_TRACE_ID_DETACHED,
+		.flags = POSIX_TRACE_REC_AUTO,
+		.control = true,	/* never filtered, may use the reserve */
+		.from_task = true,	/* pid and tid of the detached process */
+	};
+	int state = atomic_read(&s->state);
+
+	if (state == PT_RUNNING || state == PT_AUTOSTOPPED)
+		pt_record(s, &ev);
+}
+
+/*
+ * The exec raised current's privileges: streams whose controller could no
+ * longer trace it (pt_owner_may_trace_current()) stop tracing it now,
+ * before the new image records anything, and say so.  Its page loses their
+ * slots; lanes it mapped went away with the old mm, the event and
+ * writer-open ioctls find only the streams still attached, and writer.c
+ * refuses it the mmap and notify of lanes it opened before.
+ */
+void pt_exec_detach_raised(struct pt_proc *proc)
+{
+	struct pt_attach *a, *tmp;
+
+	mutex_lock(&pt_ctl_lock);
+	list_for_each_entry_safe(a, tmp, &proc->streams, proc_node) {
+		if (pt_owner_may_trace_current(a->stream->owner))
+			continue;
+		pt_record_detached(a->stream);
+		pt_detach(a);
+	}
+	mutex_unlock(&pt_ctl_lock);
 }
 
 /*

@@ -346,7 +346,7 @@ static void pt_proc_exit_work(struct work_struct *work)
 
 /* Fallback of the exec task_work (lifecycle.c): a controller that execs
  * loses its streams (MODEL-45); a traced process keeps being traced.  Not
- * in the task, so the mapping is kept (lifecycle.c).
+ * in the task, so the mapping is kept and no privilege is looked at.
  */
 static void pt_proc_exec_work(struct work_struct *work)
 {

@@ -95,6 +95,7 @@ struct pt_proc {
 enum {
 	PT_PROC_EXIT_TW,	/* @exit_tw or @exit_work claimed */
 	PT_PROC_EXEC_TW,	/* @exec_tw queued */
+	PT_PROC_EXEC_RAISED,	/* the last exec raised privileges */
 };
 
 struct pt_proc *pt_proc_find(struct pid *tgid);
@@ -241,6 +242,7 @@ int pt_stream_set_filter(struct pt_stream *s, const struct posix_trace_filter *f
 void pt_stream_get_filter(struct pt_stream *s, struct posix_trace_event_set *set);
 void pt_shutdown_owned_by(struct pid *tgid);
 void pt_detach_proc(struct pt_proc *proc);
+void pt_detach(struct pt_attach *a);
 void pt_stream_refresh_slots(struct pt_stream *s);
 
 /* record.c */
@@ -280,11 +282,13 @@ void pt_writers_free(struct pt_stream *s);
 int pt_priv_init(void);
 int pt_may_trace(pid_t nr, struct pid **tgid);
 bool pt_group_alive(struct pid *tgid);
+bool pt_owner_may_trace_current(struct pid *owner);
 
 /* lifecycle.c */
 struct task_struct;
 void pt_lifecycle_exit(struct task_struct *task);
-void pt_lifecycle_exec(struct task_struct *task);
+void pt_lifecycle_exec(struct task_struct *task, bool raised);
+void pt_exec_detach_raised(struct pt_proc *proc);
 void pt_exec_fresh_map(struct pt_proc *proc);
 
 /* hooks.c */

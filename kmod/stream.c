@@ -175,7 +175,7 @@ static void pt_attach_free_rcu(struct rcu_head *rcu)
 	kfree(a);
 }
 
-static void pt_detach(struct pt_attach *a)
+void pt_detach(struct pt_attach *a)
 {
 	lockdep_assert_held(&pt_ctl_lock);
 	list_del_rcu(&a->stream_node);
