@@ -167,6 +167,9 @@ struct posix_trace_status_info {
 #define POSIX_TRACE_RESUME		((trace_event_id_t)6)
 #define POSIX_TRACE_FLUSH_START		((trace_event_id_t)7)
 #define POSIX_TRACE_FLUSH_STOP		((trace_event_id_t)8)
+/* Implementation-defined: the traced process left the stream because an
+ * exec raised its privileges beyond the controller's (no data). */
+#define POSIX_TRACE_DETACHED		((trace_event_id_t)9)
 #define POSIX_TRACE_UNNAMED_USEREVENT	((trace_event_id_t)256)
 #define POSIX_TRACE_UNNAMED_USER_EVENT	POSIX_TRACE_UNNAMED_USEREVENT
 

@@ -3,7 +3,8 @@
  * Process lifecycle hooks: probes on the scheduler tracepoints, found with
  * for_each_kernel_tracepoint() and attached with tracepoint_probe_register()
  * as lttng-modules does.  Probes run with preemption disabled, so they
- * only look the group up and queue work (proc.c).
+ * only look the group up and queue work: task_work callbacks for exit and
+ * exec (lifecycle.c), a work item for fork (proc.c, inherit.c).
  *
  * Probe prototypes must match the running kernel's tracepoints:
  *   sched_process_fork(struct task_struct *parent,
@@ -12,7 +13,9 @@
  *   sched_process_exec(struct task_struct *p, pid_t old_pid,
  *                      struct linux_binprm *bprm)              3.4 .. 6.x
  */
+#include <linux/binfmts.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
 #include "pt.h"
@@ -36,13 +39,15 @@ static void pt_probe_exit(void *data, struct task_struct *p)
 	/* Only the last thread of the group: signal->live is already 0. */
 	if (atomic_read(&p->signal->live))
 		return;
-	pt_proc_queue(task_tgid(p), true);
+	pt_lifecycle_exit(p);
 }
 
 static void pt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			  struct linux_binprm *bprm)
 {
-	pt_proc_queue(task_tgid(p), false);
+	/* commit_creds() made a set-id image non-dumpable already. */
+	pt_lifecycle_exec(p, bprm->secureexec ||
+			  get_dumpable(p->mm) != SUID_DUMP_USER);
 }
 
 static struct pt_hook pt_hooks[] = {

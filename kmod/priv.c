@@ -11,9 +11,11 @@
  * technique lttng-modules uses for kallsyms_lookup_name()).  Loading fails
  * if the symbol cannot be resolved: a weaker check is not acceptable.
  */
+#include <linux/cred.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include "pt.h"
@@ -115,4 +117,48 @@ int pt_may_trace(pid_t nr, struct pid **tgid)
 		*tgid = get_pid(task_tgid(task));
 	put_task_struct(task);
 	return ret;
+}
+
+/*
+ * After an exec that raised current's privileges: could the controller
+ * whose thread group is @owner still ptrace-attach to current?
+ * ptrace_may_access() answers for its caller, and the caller here is the
+ * traced process, so __ptrace_may_access()'s credential rules are applied
+ * to the controller's real credentials instead: every uid and gid of the
+ * target equal to the tracer's, or CAP_SYS_PTRACE in the target's user
+ * namespace; and for a non-dumpable target CAP_SYS_PTRACE in its mm's user
+ * namespace.  LSMs answered at create and are not asked again.  An owner
+ * that is gone cannot trace.
+ */
+bool pt_owner_may_trace_current(struct pid *owner)
+{
+	const struct cred *tcred = current_real_cred();
+	unsigned int superpriv = current->flags & PF_SUPERPRIV;
+	struct mm_struct *mm = current->mm;
+	const struct cred *tracer, *old;
+	struct task_struct *task;
+	bool ids, dumpable, ok;
+
+	rcu_read_lock();
+	task = pid_task(owner, PIDTYPE_TGID);
+	tracer = task ? get_task_cred(task) : NULL;
+	rcu_read_unlock();
+	if (!tracer)
+		return false;
+	ids = uid_eq(tracer->uid, tcred->euid) && uid_eq(tracer->uid, tcred->suid) &&
+	      uid_eq(tracer->uid, tcred->uid) && gid_eq(tracer->gid, tcred->egid) &&
+	      gid_eq(tracer->gid, tcred->sgid) && gid_eq(tracer->gid, tcred->gid);
+	dumpable = !mm || get_dumpable(mm) == SUID_DUMP_USER;
+	ok = ids && dumpable;
+	if (!ok) {
+		/* ns_capable() asks about current's subjective credentials. */
+		old = override_creds(tracer);
+		ok = (ids || ns_capable_noaudit(tcred->user_ns, CAP_SYS_PTRACE)) &&
+		     (dumpable || ns_capable_noaudit(mm->user_ns, CAP_SYS_PTRACE));
+		revert_creds(old);
+		/* The capability was the controller's, not this process's. */
+		current->flags = (current->flags & ~PF_SUPERPRIV) | superpriv;
+	}
+	put_cred(tracer);
+	return ok;
 }

@@ -323,22 +323,30 @@ void pt_proc_update_page(struct pt_proc *proc)
 		WRITE_ONCE(pg->generation, pg->generation + 1);
 }
 
-/* The group is gone: shut down the streams it controls (spec 4.10), stop
- * tracing it, forget it.
+/*
+ * The group is gone: shut down the streams it controls (spec 4.10), stop
+ * tracing it, forget it.  Normally run by the exit task_work callback in
+ * the last thread (lifecycle.c), else by the exit work; safe to repeat.
  */
-static void pt_proc_exit_work(struct work_struct *work)
+void pt_proc_exit_job(struct pt_proc *proc)
 {
-	struct pt_proc *proc = container_of(work, struct pt_proc, exit_work);
-
 	pt_shutdown_owned_by(proc->tgid);
 	pt_detach_proc(proc);
 	if (pt_proc_unhash(proc))
 		pt_proc_put(proc);
+}
+
+static void pt_proc_exit_work(struct work_struct *work)
+{
+	struct pt_proc *proc = container_of(work, struct pt_proc, exit_work);
+
+	pt_proc_exit_job(proc);
 	pt_proc_put(proc);	/* the work item's reference */
 }
 
-/* A controller that execs loses its streams (MODEL-45); a traced process
- * keeps being traced and keeps its mapping (spec 5.17).
+/* Fallback of the exec task_work (lifecycle.c): a controller that execs
+ * loses its streams (MODEL-45); a traced process keeps being traced.  Not
+ * in the task, so the mapping is kept and no privilege is looked at.
  */
 static void pt_proc_exec_work(struct work_struct *work)
 {
@@ -346,19 +354,6 @@ static void pt_proc_exec_work(struct work_struct *work)
 
 	pt_shutdown_owned_by(proc->tgid);
 	pt_proc_put(proc);
-}
-
-/* Called from the exit and exec tracepoints: atomic context. */
-void pt_proc_queue(struct pid *tgid, bool exiting)
-{
-	struct pt_proc *proc = pt_proc_find(tgid);
-	struct work_struct *work;
-
-	if (!proc)
-		return;
-	work = exiting ? &proc->exit_work : &proc->exec_work;
-	if (!queue_work(pt_wq, work))
-		pt_proc_put(proc);
 }
 
 /* Module unload: no stream and no open file is left, so nothing but the

@@ -65,10 +65,14 @@ bool pt_map_valid_id(struct pt_map *map, u32 id);
 /*
  * struct pt_proc - what the module knows about one thread group.
  * Lifetime: kref.  The hash table holds one reference until the group
- * exits (pt_proc_exit()); each pt_attach, each stream owned by the group
- * and each queued work item hold one more.  Freed after an RCU grace
- * period because the event path looks it up under RCU.
+ * exits (pt_proc_exit_job()); each pt_attach, each stream owned by the
+ * group, each queued work item and each pending task_work callback hold
+ * one more.  Freed after an RCU grace period because the event path looks
+ * it up under RCU.
  * @streams is an RCU list of pt_attach, modified under pt_ctl_lock.
+ * @map changes only at exec of an untraced group, under pt_ctl_lock, in
+ * the group's only thread (lifecycle.c).
+ * @flags: PT_PROC_* bits; the *_TW bits say @exit_tw/@exec_tw is queued.
  */
 struct pt_proc {
 	struct kref ref;
@@ -81,8 +85,17 @@ struct pt_proc {
 	struct work_struct exit_work;
 	struct work_struct exec_work;
 	struct work_struct fork_work;
+	struct callback_head exit_tw;
+	struct callback_head exec_tw;
+	unsigned long flags;
 	struct pt_inherit __rcu *inherit;	/* streams to join (inherit.c) */
 	struct rcu_head rcu;
+};
+
+enum {
+	PT_PROC_EXIT_TW,	/* @exit_tw or @exit_work claimed */
+	PT_PROC_EXEC_TW,	/* @exec_tw queued */
+	PT_PROC_EXEC_RAISED,	/* the last exec raised privileges */
 };
 
 struct pt_proc *pt_proc_find(struct pid *tgid);
@@ -95,7 +108,7 @@ void pt_slot_sync_state(struct pt_attach *a);
 int pt_proc_slot_get(struct pt_proc *proc);
 void pt_proc_slot_put(struct pt_proc *proc, int slot);
 void pt_proc_cleanup_all(void);
-void pt_proc_queue(struct pid *tgid, bool exiting);
+void pt_proc_exit_job(struct pt_proc *proc);
 void pt_proc_fork(struct pid *parent, struct pid *child);
 void pt_proc_forget_if_unused(struct pt_proc *proc);
 
@@ -229,6 +242,7 @@ int pt_stream_set_filter(struct pt_stream *s, const struct posix_trace_filter *f
 void pt_stream_get_filter(struct pt_stream *s, struct posix_trace_event_set *set);
 void pt_shutdown_owned_by(struct pid *tgid);
 void pt_detach_proc(struct pt_proc *proc);
+void pt_detach(struct pt_attach *a);
 void pt_stream_refresh_slots(struct pt_stream *s);
 
 /* record.c */
@@ -268,6 +282,14 @@ void pt_writers_free(struct pt_stream *s);
 int pt_priv_init(void);
 int pt_may_trace(pid_t nr, struct pid **tgid);
 bool pt_group_alive(struct pid *tgid);
+bool pt_owner_may_trace_current(struct pid *owner);
+
+/* lifecycle.c */
+struct task_struct;
+void pt_lifecycle_exit(struct task_struct *task);
+void pt_lifecycle_exec(struct task_struct *task, bool raised);
+void pt_exec_detach_raised(struct pt_proc *proc);
+void pt_exec_fresh_map(struct pt_proc *proc);
 
 /* hooks.c */
 int pt_hooks_init(void);

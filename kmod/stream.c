@@ -175,7 +175,7 @@ static void pt_attach_free_rcu(struct rcu_head *rcu)
 	kfree(a);
 }
 
-static void pt_detach(struct pt_attach *a)
+void pt_detach(struct pt_attach *a)
 {
 	lockdep_assert_held(&pt_ctl_lock);
 	list_del_rcu(&a->stream_node);
@@ -269,9 +269,6 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	owner = pt_proc_get_or_create(task_tgid(current));
 	if (!owner)
 		goto err_owner;
-	s->map = proc->map;
-	kref_get(&s->map->ref);
-
 	s->created_mono = ktime_get_ns();
 	s->created_real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(s->created_mono)));
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
@@ -287,6 +284,9 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	if (ret < 0)
 		goto err_idr;
 	s->trid = ret;
+	/* Under the lock: an untraced target's exec replaces its mapping. */
+	s->map = proc->map;
+	kref_get(&s->map->ref);
 	ret = pt_attach(s, proc);
 	if (ret)
 		goto err_attach;

@@ -18,17 +18,23 @@
 #include "compat.h"
 #include "pt.h"
 
-/* Is @s tracing the calling process?  Under pt_ctl_lock. */
+/* Is @s tracing the calling process?  Under pt_ctl_lock for an answer
+ * that stays true; without it for one that was true a moment ago.
+ */
 static bool pt_traces_current(struct pt_stream *s)
 {
 	struct pt_attach *a;
+	bool ret = false;
 
-	lockdep_assert_held(&pt_ctl_lock);
-	list_for_each_entry(a, &s->targets, stream_node) {
-		if (a->proc->tgid == task_tgid(current))
-			return true;
+	rcu_read_lock();
+	list_for_each_entry_rcu(a, &s->targets, stream_node) {
+		if (a->proc->tgid == task_tgid(current)) {
+			ret = true;
+			break;
+		}
 	}
-	return false;
+	rcu_read_unlock();
+	return ret;
 }
 
 static unsigned int pt_writers_of_current(struct pt_stream *s)
@@ -135,7 +141,9 @@ int pt_writer_notify(const struct posix_trace_notify *n)
 	if (!s)
 		return -EINVAL;
 	nr = pt_nr_writers(s);
-	if (n->index >= nr || s->writers[n->index]->tgid != task_tgid(current))
+	/* A process detached at exec (lifecycle.c) lost its lanes. */
+	if (n->index >= nr || s->writers[n->index]->tgid != task_tgid(current) ||
+	    !pt_traces_current(s))
 		goto out;
 	ret = 0;
 	if (n->what == POSIX_TRACE_NOTIFY_FULL &&
@@ -166,7 +174,9 @@ int pt_writer_mmap(struct vm_area_struct *vma, u32 trid, u32 index)
 	    !(vma->vm_flags & VM_SHARED))
 		goto out;
 	ret = -EACCES;
-	if (w->tgid != task_tgid(current) && s->owner != task_tgid(current))
+	/* Its process only while traced: not after a detaching exec. */
+	if (s->owner != task_tgid(current) &&
+	    (w->tgid != task_tgid(current) || !pt_traces_current(s)))
 		goto out;
 	pt_vm_flags_set(vma, VM_DONTCOPY);
 	ret = remap_vmalloc_range(vma, w->mem, 0);

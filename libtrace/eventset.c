@@ -71,15 +71,15 @@ PT_EXPORT int posix_trace_eventset_fill(trace_event_set_t *set, int what)
 	switch (what) {
 	case POSIX_TRACE_WOPID_EVENTS:
 		/*
-		 * No implementation-defined system events exist yet (ids
-		 * 9..255 are reserved), so none is process-independent (5.25).
+		 * The one implementation-defined system event,
+		 * POSIX_TRACE_DETACHED, names a process (5.25).
 		 */
 		pt_evset_init(set, 0);
 		return 0;
 	case POSIX_TRACE_SYSTEM_EVENTS:
-		/* The POSIX system events; reserved ids are not event types. */
+		/* POSIX's and ours; reserved ids are not event types. */
 		pt_evset_init(set, 0);
-		for (id = POSIX_TRACE_ID_ERROR; id <= POSIX_TRACE_ID_FLUSH_STOP; id++)
+		for (id = POSIX_TRACE_ID_ERROR; id <= POSIX_TRACE_ID_DETACHED; id++)
 			set->__bits[id / 64] |= pt_evset_mask(id);
 		return 0;
 	case POSIX_TRACE_ALL_EVENTS:

@@ -17,6 +17,8 @@ static const char *const pt_system_names[] = {
 	[POSIX_TRACE_ID_RESUME] = "posix_trace_resume",
 	[POSIX_TRACE_ID_FLUSH_START] = "posix_trace_flush_start",
 	[POSIX_TRACE_ID_FLUSH_STOP] = "posix_trace_flush_stop",
+	/* Implementation-defined (design.md section 9). */
+	[POSIX_TRACE_ID_DETACHED] = "posix_trace_detached",
 };
 
 #define PT_NR_SYSTEM	(sizeof(pt_system_names) / sizeof(pt_system_names[0]) - 1)

@@ -42,6 +42,7 @@ static const struct {
 	{ POSIX_TRACE_RESUME, "posix_trace_resume" },
 	{ POSIX_TRACE_FLUSH_START, "posix_trace_flush_start" },
 	{ POSIX_TRACE_FLUSH_STOP, "posix_trace_flush_stop" },
+	{ POSIX_TRACE_DETACHED, "posix_trace_detached" },
 	{ POSIX_TRACE_UNNAMED_USEREVENT, "posix_trace_unnamed_userevent" },
 };
 #define NR_SYSTEM_EVENTS (int)(sizeof(system_events) / sizeof(system_events[0]))
@@ -202,7 +203,7 @@ TEST_F(eventid, get_name_returns_the_registered_name_repeatedly)
 TEST_F(eventid, get_name_of_unknown_id_is_einval)
 {
 	static const trace_event_id_t unknown[] = {
-		0, 9, 100, 255, 999, POSIX_TRACE_UNNAMED_USEREVENT + 500,
+		0, 10, 100, 255, 999, POSIX_TRACE_UNNAMED_USEREVENT + 500,
 		256 + TRACE_USER_EVENT_MAX, 0xffffffffu,
 	};
 	char got[NAMEBUF];
@@ -417,13 +418,13 @@ TEST_F(eventid, type_list_has_system_ids_unnamed_then_user_ids_in_order)
 						   &user[2]));
 
 	ASSERT_EQ(0, type_list(self->trid, list, 64, &n));
-	ASSERT_EQ(8 + 1 + 3, n);
-	for (i = 0; i < 8; i++) {
+	ASSERT_EQ(9 + 1 + 3, n);
+	for (i = 0; i < 9; i++) {
 		EXPECT_EQ((trace_event_id_t)(i + 1), list[i]);
 	}
-	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, list[8]);
+	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, list[9]);
 	for (i = 0; i < 3; i++) {
-		EXPECT_EQ(user[i], list[9 + i]);
+		EXPECT_EQ(user[i], list[10 + i]);
 	}
 
 	/* Past the end it keeps reporting unavailable. */
@@ -441,7 +442,7 @@ TEST_F(eventid, type_list_has_system_ids_unnamed_then_user_ids_in_order)
 	ASSERT_EQ(POSIX_TRACE_ERROR, id);
 	ASSERT_EQ(0, posix_trace_eventtypelist_rewind(self->trid));
 	ASSERT_EQ(0, type_list(self->trid, list, 64, &n));
-	ASSERT_EQ(12, n);
+	ASSERT_EQ(13, n);
 }
 
 /* REQ: EVLIST-3 (names appended during an iteration appear) */
@@ -458,8 +459,8 @@ TEST_F(eventid, type_list_shows_names_registered_during_iteration)
 	}
 	ASSERT_EQ(0, posix_trace_eventid_open("during-iteration", &late));
 	ASSERT_EQ(0, type_list(self->trid, list, 64, &n));
-	ASSERT_EQ(6, n);
-	ASSERT_EQ(late, list[5]);
+	ASSERT_EQ(7, n);
+	ASSERT_EQ(late, list[6]);
 }
 
 /* REQ: EVLIST-4 (one cursor per trid) */
@@ -511,9 +512,9 @@ TEST_F(eventid, type_list_of_child_stream_lists_child_names)
 						   &a));
 	ASSERT_EQ(0, pt_agent_eventid_open(&self->child, "child-listed", &b));
 	ASSERT_EQ(0, type_list(self->trid, list, 64, &n));
-	ASSERT_EQ(11, n);
-	ASSERT_EQ(a, list[9]);
-	ASSERT_EQ(b, list[10]);
+	ASSERT_EQ(12, n);
+	ASSERT_EQ(a, list[10]);
+	ASSERT_EQ(b, list[11]);
 }
 
 #define RACERS 8
@@ -629,7 +630,7 @@ TEST_F(eventid, names_a_forked_child_registers_stay_out_of_the_parents_mapping)
 						       got))
 		TH_LOG("parent's stream knows \"%s\"", got);
 	ASSERT_EQ(0, type_list(self->trid, list, 64, &n));
-	EXPECT_EQ(9, n);
+	EXPECT_EQ(10, n);
 	/* Nor an id this process may record. */
 	ASSERT_EQ(0, pt_start_and_skip(self->trid));
 	posix_trace_event(child_id, "p", 1);

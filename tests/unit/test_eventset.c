@@ -14,9 +14,9 @@
 
 #define NR	((trace_event_id_t)__POSIX_TRACE_ID_NR)
 
-static int is_posix_system(trace_event_id_t id)
+static int is_system(trace_event_id_t id)
 {
-	return id >= POSIX_TRACE_ERROR && id <= POSIX_TRACE_FLUSH_STOP;
+	return id >= POSIX_TRACE_ERROR && id <= POSIX_TRACE_DETACHED;
 }
 
 /* The members of @set are exactly the ids for which @want(id) != 0. */
@@ -79,8 +79,8 @@ static void test_fill_system(void)
 	memset(&set, 0xa5, sizeof(set));
 	EXPECT_RC(posix_trace_eventset_fill(&set, POSIX_TRACE_SYSTEM_EVENTS), 0);
 	EXPECT(pt_evset_valid(&set));
-	/* Exactly ERROR..FLUSH_STOP: not 0, not reserved ids, no user ids. */
-	expect_members(&set, is_posix_system);
+	/* Exactly ERROR..DETACHED: not 0, not reserved ids, no user ids. */
+	expect_members(&set, is_system);
 }
 
 static void test_fill_all(void)
@@ -101,7 +101,7 @@ static void test_reinit(void)
 
 	EXPECT_RC(posix_trace_eventset_fill(&set, POSIX_TRACE_ALL_EVENTS), 0);
 	EXPECT_RC(posix_trace_eventset_fill(&set, POSIX_TRACE_SYSTEM_EVENTS), 0);
-	expect_members(&set, is_posix_system);
+	expect_members(&set, is_system);
 	EXPECT_RC(posix_trace_eventset_add(POSIX_TRACE_UNNAMED_USEREVENT, &set), 0);
 	EXPECT_RC(posix_trace_eventset_add(NR - 1, &set), 0);
 	EXPECT_RC(posix_trace_eventset_fill(&set, POSIX_TRACE_WOPID_EVENTS), 0);
@@ -285,7 +285,7 @@ int main(void)
 {
 	PT_RUN(test_empty, "EVSETEMPTY-1 empty set has no member");
 	PT_RUN(test_fill_wopid, "EVSETFILL-1 WOPID_EVENTS is empty (5.25)");
-	PT_RUN(test_fill_system, "EVSETFILL-1 SYSTEM_EVENTS is ids 1..8");
+	PT_RUN(test_fill_system, "EVSETFILL-1 SYSTEM_EVENTS is ids 1..9");
 	PT_RUN(test_fill_all, "EVSETFILL-1 ALL_EVENTS has every id");
 	PT_RUN(test_reinit, "EVSETFILL-1 empty/fill discard previous contents");
 	PT_RUN(test_fill_bad_what, "EVSETFILL EINVAL for an unknown selector");

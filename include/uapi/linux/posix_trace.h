@@ -45,6 +45,7 @@
 #define POSIX_TRACE_ID_RESUME		6
 #define POSIX_TRACE_ID_FLUSH_START	7
 #define POSIX_TRACE_ID_FLUSH_STOP	8
+#define POSIX_TRACE_ID_DETACHED		9	/* exec raised privileges */
 #define POSIX_TRACE_ID_SYS_LAST		255
 #define POSIX_TRACE_ID_UNNAMED		256	/* first user id */
 #define POSIX_TRACE_ID_NR \

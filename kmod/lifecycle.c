@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exit and exec of a known thread group, handled in the task itself
+ * (spec 4.10, RULE-78, MODEL-45, 5.17).
+ *
+ * The sched_process_exit and sched_process_exec probes run with
+ * preemption disabled, where pt_ctl_lock cannot be taken, so they queue a
+ * task_work callback on the exiting or exec'ing task, which runs in that
+ * task's own context:
+ *   exit: do_exit() calls the probe before exit_task_work(), which runs
+ *         the callback, and both before exit_notify().  The parent is told
+ *         only once every thread of the group passed exit_notify(), so
+ *         wait() cannot report the exit before the streams are shut down;
+ *   exec: TWA_RESUME runs the callback on the way back to user space,
+ *         before the new image's first instruction (or in exit_task_work()
+ *         if the task is killed first).
+ * Streams are read only by their owner, so a reader blocked in
+ * POSIX_TRACE_IOC_WAIT is a thread of the same group; exit and exec kill
+ * those threads first and SIGKILL ends the wait, so nothing here waits
+ * for a reader.
+ *
+ * A pending callback holds a reference on its pt_proc and one on the
+ * module, so rmmod cannot remove the callback's code while it is queued.
+ * If either cannot be had, the work items of proc.c do the job instead,
+ * asynchronously; the claim bits in pt_proc.flags keep the job from being
+ * queued twice.
+ */
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/task_work.h>
+#include "pt.h"
+
+static int pt_tw_add(struct task_struct *task, struct callback_head *head,
+		     task_work_func_t fn, enum task_work_notify_mode mode)
+{
+	int ret;
+
+	/* Fails only while the module is going, when no stream exists. */
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	init_task_work(head, fn);
+	ret = task_work_add(task, head, mode);
+	if (ret)
+		module_put(THIS_MODULE);
+	return ret;
+}
+
+static void pt_exit_tw(struct callback_head *head)
+{
+	struct pt_proc *proc = container_of(head, struct pt_proc, exit_tw);
+
+	pt_proc_exit_job(proc);
+	pt_proc_put(proc);
+	module_put(THIS_MODULE);	/* last: this code must stay until here */
+}
+
+/*
+ * sched_process_exit of a thread that found the group dead.  Several
+ * threads of one group can see that (each decremented signal->live before
+ * any reached the probe); any one of them doing the job is enough, as
+ * the parent hears of the exit only after all of them passed
+ * exit_notify(), so the first claims it.
+ */
+void pt_lifecycle_exit(struct task_struct *task)
+{
+	struct pt_proc *proc = pt_proc_find(task_tgid(task));
+
+	if (!proc)
+		return;
+	if (test_and_set_bit(PT_PROC_EXIT_TW, &proc->flags))
+		goto out_put;
+	if (!pt_tw_add(task, &proc->exit_tw, pt_exit_tw, TWA_NONE))
+		return;		/* the callback has our reference */
+	if (queue_work(pt_wq, &proc->exit_work))
+		return;		/* so has the work */
+out_put:
+	pt_proc_put(proc);
+}
+
+/*
+ * After exec, before the new image runs: shut down the streams the group
+ * owned, stop being traced by controllers that could no longer trace it,
+ * and start afresh with names if nothing traces it any more.
+ */
+static void pt_exec_tw(struct callback_head *head)
+{
+	struct pt_proc *proc = container_of(head, struct pt_proc, exec_tw);
+
+	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
+	pt_shutdown_owned_by(proc->tgid);
+	pt_proc_settle(proc);	/* streams inherited at fork join first */
+	if (test_and_clear_bit(PT_PROC_EXEC_RAISED, &proc->flags))
+		pt_exec_detach_raised(proc);
+	pt_exec_fresh_map(proc);
+	pt_proc_put(proc);
+	module_put(THIS_MODULE);	/* last: this code must stay until here */
+}
+
+/*
+ * sched_process_exec: current has its new image and credentials.
+ * @raised: the exec raised privileges (bprm->secureexec: setuid, setgid,
+ * file capabilities, an LSM transition) or left the process non-dumpable.
+ */
+void pt_lifecycle_exec(struct task_struct *task, bool raised)
+{
+	struct pt_proc *proc = pt_proc_find(task_tgid(task));
+
+	if (!proc)
+		return;
+	if (raised)
+		set_bit(PT_PROC_EXEC_RAISED, &proc->flags);
+	/* A callback still queued (no return to user space since) will see
+	 * the new state when it runs.
+	 */
+	if (test_and_set_bit(PT_PROC_EXEC_TW, &proc->flags))
+		goto out_put;
+	if (!pt_tw_add(task, &proc->exec_tw, pt_exec_tw, TWA_RESUME))
+		return;		/* the callback has our reference */
+	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
+	if (queue_work(pt_wq, &proc->exec_work))
+		return;
+out_put:
+	pt_proc_put(proc);
+}
+
+/* The implementation-defined system event of design.md section 9. */
+static void pt_record_detached(struct pt_stream *s)
+{
+	struct pt_event ev = {
+		.id = POSIX_TRACE_ID_DETACHED,
+		.flags = POSIX_TRACE_REC_AUTO,
+		.control = true,	/* never filtered, may use the reserve */
+		.from_task = true,	/* pid and tid of the detached process */
+	};
+	int state = atomic_read(&s->state);
+
+	if (state == PT_RUNNING || state == PT_AUTOSTOPPED)
+		pt_record(s, &ev);
+}
+
+/*
+ * The exec raised current's privileges: streams whose controller could no
+ * longer trace it (pt_owner_may_trace_current()) stop tracing it now,
+ * before the new image records anything, and say so.  Its page loses their
+ * slots; lanes it mapped went away with the old mm, the event and
+ * writer-open ioctls find only the streams still attached, and writer.c
+ * refuses it the mmap and notify of lanes it opened before.
+ */
+void pt_exec_detach_raised(struct pt_proc *proc)
+{
+	struct pt_attach *a, *tmp;
+
+	mutex_lock(&pt_ctl_lock);
+	list_for_each_entry_safe(a, tmp, &proc->streams, proc_node) {
+		if (pt_owner_may_trace_current(a->stream->owner))
+			continue;
+		pt_record_detached(a->stream);
+		pt_detach(a);
+	}
+	mutex_unlock(&pt_ctl_lock);
+}
+
+/*
+ * An untraced process gets a fresh, empty mapping at exec (spec 5.17); a
+ * traced one keeps its mapping so ids stay one-to-one within the streams.
+ * Runs in the group's only thread, so nothing of the group uses @map
+ * meanwhile; other groups read a process's map only under pt_ctl_lock
+ * (stream create), and streams hold their own reference.
+ */
+void pt_exec_fresh_map(struct pt_proc *proc)
+{
+	struct pt_map *old = NULL, *map;
+
+	mutex_lock(&pt_ctl_lock);
+	/* Nothing to forget: only the unnamed id, none inherited. */
+	if (!list_empty(&proc->streams) || rcu_access_pointer(proc->inherit) ||
+	    READ_ONCE(proc->map->count) <= 1)
+		goto out_unlock;
+	map = pt_map_new(GFP_KERNEL_ACCOUNT);
+	if (!map)
+		goto out_unlock;	/* keeps the old names: still correct ids */
+	old = proc->map;
+	proc->map = map;
+	WRITE_ONCE(proc->page->nr_ids, map->count);
+out_unlock:
+	mutex_unlock(&pt_ctl_lock);
+	if (old)
+		pt_map_put(old);
+}
