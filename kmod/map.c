@@ -19,6 +19,7 @@ struct pt_map *pt_map_new(gfp_t gfp)
 	mutex_init(&map->lock);
 	map->count = 1;
 	map->base = 1;
+	pt_stat_inc(PT_STAT_MAPS);
 	return map;
 }
 
@@ -74,6 +75,7 @@ static void pt_map_release(struct kref *ref)
 	if (map->parent)
 		pt_map_put(map->parent);
 	kfree(map);
+	pt_stat_dec(PT_STAT_MAPS);
 }
 
 void pt_map_put(struct pt_map *map)

@@ -136,9 +136,9 @@ enum pt_state {
 /*
  * struct pt_stream - one trace stream.
  * Lifetime: kref.  The trid table holds the initial reference until
- * shutdown; every pt_attach and every ioctl in progress hold one more.
- * The buffers are vmalloc_user() memory mapped into the controller with
- * vm_insert_page() semantics, so pages outlive the stream while mapped.
+ * shutdown; every pt_attach, every ioctl in progress and every mapped area
+ * of its regions or writer lanes (mmap.c) hold one more, so the buffers
+ * are freed after the last munmap().
  * Freed from pt_wq after an RCU grace period (the event path and the
  * trid lookup use RCU).
  * @state changes under pt_ctl_lock, except RUNNING -> AUTOSTOPPED, which
@@ -230,6 +230,7 @@ void pt_stream_get_filter(struct pt_stream *s, struct posix_trace_event_set *set
 void pt_shutdown_owned_by(struct pid *tgid);
 void pt_detach_proc(struct pt_proc *proc);
 void pt_stream_refresh_slots(struct pt_stream *s);
+unsigned int pt_nr_active_streams(void);
 
 /* record.c */
 struct pt_event {
@@ -269,12 +270,38 @@ int pt_priv_init(void);
 int pt_may_trace(pid_t nr, struct pid **tgid);
 bool pt_group_alive(struct pid *tgid);
 
+/* stats.c: live objects (POSIX_TRACE_IOC_STATS). */
+enum pt_stat {
+	PT_STAT_STREAMS,
+	PT_STAT_PROCS,
+	PT_STAT_ATTACHES,
+	PT_STAT_WRITERS,
+	PT_STAT_MAPPINGS,
+	PT_STAT_MAPS,
+	PT_STAT_USERS,
+	PT_STAT_NR
+};
+
+extern atomic_t pt_stats[PT_STAT_NR];
+static inline void pt_stat_inc(enum pt_stat i)
+{
+	atomic_inc(&pt_stats[i]);
+}
+
+static inline void pt_stat_dec(enum pt_stat i)
+{
+	atomic_dec(&pt_stats[i]);
+}
+
+void pt_stats_read(struct posix_trace_stats *st);
+
 /* hooks.c */
 int pt_hooks_init(void);
 void pt_hooks_exit(void);
 
 /* mmap.c */
 int pt_mmap(struct file *file, struct vm_area_struct *vma);
+void pt_vma_hold_stream(struct vm_area_struct *vma, struct pt_stream *s);
 long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 static inline u64 pt_ro_offset(u32 trid)

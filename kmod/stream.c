@@ -55,6 +55,7 @@ static void pt_stream_free_work(struct work_struct *work)
 	put_pid_ns(s->pidns);
 	put_pid(s->owner);
 	kfree(s);
+	pt_stat_dec(PT_STAT_STREAMS);
 	/*
 	 * Last: the module stays until every stream is freed.  Module exit
 	 * destroys pt_wq, which waits for this function to return.
@@ -127,6 +128,7 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
 	if (!s)
 		return NULL;
 	__module_get(THIS_MODULE);	/* put by pt_stream_free_work() */
+	pt_stat_inc(PT_STAT_STREAMS);
 	kref_init(&s->ref);
 	atomic_set(&s->state, PT_SUSPENDED);
 	INIT_LIST_HEAD(&s->targets);
@@ -154,6 +156,7 @@ int pt_attach(struct pt_stream *s, struct pt_proc *proc)
 	lockdep_assert_held(&pt_ctl_lock);
 	if (!a)
 		return -ENOMEM;
+	pt_stat_inc(PT_STAT_ATTACHES);
 	a->slot = -1;	/* pt_proc_update_page() hands out the slots */
 	kref_get(&s->ref);
 	kref_get(&proc->ref);
@@ -173,6 +176,7 @@ static void pt_attach_free_rcu(struct rcu_head *rcu)
 	pt_proc_put(a->proc);
 	pt_stream_put(a->stream);	/* may free the stream: last */
 	kfree(a);
+	pt_stat_dec(PT_STAT_ATTACHES);
 }
 
 static void pt_detach(struct pt_attach *a)
@@ -207,6 +211,11 @@ void pt_stream_refresh_slots(struct pt_stream *s)
 			pt_slot_sync_state(a);
 	}
 	rcu_read_unlock();
+}
+
+unsigned int pt_nr_active_streams(void)
+{
+	return atomic_read(&pt_nr_streams);
 }
 
 static int pt_create_checks(const struct posix_trace_create *args)

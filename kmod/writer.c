@@ -59,6 +59,7 @@ static struct pt_writer *pt_writer_alloc(struct pt_stream *s)
 	/* A reader may be asleep already: the first record wakes it. */
 	w->ctl->waiting = 1;
 	w->tgid = get_pid(task_tgid(current));
+	pt_stat_inc(PT_STAT_WRITERS);
 	return w;
 }
 
@@ -170,6 +171,8 @@ int pt_writer_mmap(struct vm_area_struct *vma, u32 trid, u32 index)
 		goto out;
 	pt_vm_flags_set(vma, VM_DONTCOPY);
 	ret = remap_vmalloc_range(vma, w->mem, 0);
+	if (!ret)
+		pt_vma_hold_stream(vma, s);
 out:
 	pt_stream_put(s);
 	return ret;
@@ -261,6 +264,7 @@ void pt_writers_free(struct pt_stream *s)
 		vfree(s->writers[i]->mem);
 		put_pid(s->writers[i]->tgid);
 		kfree(s->writers[i]);
+		pt_stat_dec(PT_STAT_WRITERS);
 	}
 	kfree(s->writers);
 }

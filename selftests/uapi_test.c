@@ -342,6 +342,90 @@ TEST_F(uapi, until_full_with_lying_reader_does_not_hang)
 	close(fd);
 }
 
+static int uapi_stats(int fd, struct posix_trace_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	return ioctl(fd, POSIX_TRACE_IOC_STATS, st);
+}
+
+TEST_F(uapi, stats_validates_size_flags_reserved_and_output_fields)
+{
+	struct {
+		struct posix_trace_stats st;
+		uint64_t future[2];
+	} big;
+	struct posix_trace_stats st;
+
+	memset(&st, 0, sizeof(st));
+	st.size = offsetof(struct posix_trace_stats, reserved);
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.size = 8192;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.size = sizeof(st);
+	st.flags = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.flags = 0;
+	st.reserved[3] = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.reserved[3] = 0;
+	st.users = 1;	/* an output field */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&big, 0, sizeof(big));
+	big.st.size = sizeof(big);
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &big));
+	memset(&big, 0, sizeof(big));
+	big.st.size = sizeof(big);
+	big.future[1] = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &big));
+	EXPECT_EQ(E2BIG, errno);
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+/* The fixture's stream traces this process; a mapping counts while it lasts. */
+TEST_F(uapi, stats_count_live_streams_links_and_mappings)
+{
+	struct posix_trace_query q = { .size = sizeof(q) };
+	struct posix_trace_stats before, st;
+	void *p;
+
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_QUERY, &q));
+	EXPECT_NE(0u, q.features & POSIX_TRACE_FEAT_STATS);
+	ASSERT_EQ(0, uapi_stats(self->fd, &before));
+	EXPECT_EQ(sizeof(before), before.size);
+	EXPECT_LE(1u, before.streams);
+	EXPECT_LE(1u, before.active_streams);
+	EXPECT_LE(1u, before.procs);
+	EXPECT_LE(1u, before.attaches);
+	EXPECT_LE(1u, before.maps);
+	p = mmap(NULL, self->c.ro_size, PROT_READ, MAP_SHARED, self->fd,
+		 self->c.ro_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, uapi_stats(self->fd, &st));
+	EXPECT_EQ(before.mappings + 1, st.mappings);
+	/* A split area is two mappings, each holding the stream. */
+	if (self->c.ro_size > 4096) {
+		ASSERT_EQ(0, munmap(p, 4096));
+		p = (char *)p + 4096;
+		self->c.ro_size -= 4096;
+		ASSERT_EQ(0, uapi_stats(self->fd, &st));
+		EXPECT_EQ(before.mappings + 1, st.mappings);
+	}
+	ASSERT_EQ(0, munmap(p, self->c.ro_size));
+	ASSERT_EQ(0, uapi_stats(self->fd, &st));
+	EXPECT_EQ(before.mappings, st.mappings);
+	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_SHUTDOWN, self->c.trid));
+	self->created = false;
+	ASSERT_EQ(0, uapi_stats(self->fd, &st));
+	EXPECT_EQ(before.active_streams - 1, st.active_streams);
+}
+
 /* A stream pins the module even when no file or mapping is left. */
 TEST_F(uapi, rmmod_is_refused_while_a_stream_exists)
 {
