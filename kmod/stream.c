@@ -667,8 +667,10 @@ static bool pt_wait_sleep(struct pt_stream *s, bool timed, ktime_t expires)
 }
 
 /*
- * Sleep until a lane holds a record past the reader's tail.  Signals give
- * -EINTR even with SA_RESTART (spec 5.27).
+ * Sleep until a lane holds a record past the reader's tail.  A signal that
+ * runs a handler gives -EINTR even with SA_RESTART (spec 5.27); one that
+ * runs none (ignored by default, e.g. a SIGCHLD another thread blocked)
+ * restarts the wait, with the same absolute deadline.
  */
 int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
 {
@@ -689,7 +691,7 @@ int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
 			break;
 		}
 		if (signal_pending(current)) {
-			ret = -EINTR;
+			ret = -ERESTARTNOHAND;
 			break;
 		}
 		if (!pt_wait_sleep(s, timed, expires)) {

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/posix_trace.h>
+#include <stdatomic.h>
 
 FIXTURE(uapi) {
 	int fd;
@@ -418,6 +419,58 @@ TEST_F(uapi, stats_count_live_streams_links_and_mappings)
 	self->created = false;
 	ASSERT_EQ(0, pt_stats(&st));
 	EXPECT_EQ(before.active_streams - 1, st.active_streams);
+}
+
+struct uapi_waiter {
+	int fd;
+	uint32_t trid;
+	int err;
+	atomic_int tid;
+};
+
+static void *uapi_wait_main(void *arg)
+{
+	struct uapi_waiter *w = arg;
+	struct posix_trace_wait wt = {
+		.size = sizeof(wt),
+		.flags = POSIX_TRACE_WAIT_TIMEOUT,
+		.trid = w->trid,
+		.abstime = pt_realtime_ns() + 500 * 1000000ULL,
+	};
+
+	atomic_store(&w->tid, pt_gettid());
+	w->err = ioctl(w->fd, POSIX_TRACE_IOC_WAIT, &wt) ? errno : 0;
+	return NULL;
+}
+
+/*
+ * A signal that runs no handler does not end a wait: the SIGCHLD of a
+ * child, which the forking thread blocks, goes to the waiting thread and
+ * is ignored there (found by stress_test: timedgetnext said EINTR).
+ */
+TEST_F(uapi, wait_is_not_interrupted_by_a_signal_without_handler)
+{
+	struct uapi_waiter w = { .fd = self->fd, .trid = self->c.trid };
+	sigset_t chld, old;
+	pthread_t th;
+	pid_t pid;
+
+	signal(SIGCHLD, SIG_DFL);
+	ASSERT_EQ(0, pthread_create(&th, NULL, uapi_wait_main, &w));
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	ASSERT_EQ(0, pthread_sigmask(SIG_BLOCK, &chld, &old));
+	while (!atomic_load(&w.tid))
+		pt_sleep_ms(1);
+	ASSERT_TRUE(pt_wait_sleeping(atomic_load(&w.tid), 2000));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(0);
+	pthread_join(th, NULL);
+	waitpid(pid, NULL, 0);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	EXPECT_EQ(ETIMEDOUT, w.err);
 }
 
 /* A stream pins the module even when no file or mapping is left. */
