@@ -56,7 +56,10 @@ static void check_status(const char *who, int status)
 struct recorder {
 	unsigned int seed;
 	int events;
+	int depth;		/* > 0: may re-exec the process */
 };
+
+static void traced_exec(int depth, unsigned int seed);
 
 static void *record_main(void *arg)
 {
@@ -75,6 +78,9 @@ static void *record_main(void *arg)
 		posix_trace_event(id, data, rand_r(&r->seed) % sizeof(data));
 		if (rand_r(&r->seed) % 64 == 0)
 			sched_yield();
+		/* exec from a thread that is not the leader */
+		if (r->depth > 0 && rand_r(&r->seed) % 2048 == 0)
+			traced_exec(r->depth - 1, r->seed);
 	}
 	return NULL;
 }
@@ -91,7 +97,7 @@ static void traced_exec(int depth, unsigned int seed)
 /*
  * A traced process: records from 1-3 threads, maybe forks a child that
  * does the same, maybe re-execs itself (from the main thread or another
- * one), then exits.  Bounded: @depth forks/execs at most.
+ * one), then exits.  Bounded: @depth nested forks or execs at most.
  */
 static int traced_main(int depth, unsigned int seed)
 {
@@ -108,11 +114,12 @@ static int traced_main(int depth, unsigned int seed)
 	for (i = 0; i < n; i++) {
 		r[i].seed = seed + i;
 		r[i].events = 50 + rand_r(&seed) % 500;
+		r[i].depth = depth;
 		if (pthread_create(&th[i], NULL, record_main, &r[i]))
 			return 3;
 	}
 	if (depth > 0 && rand_r(&seed) % 4 == 0)
-		traced_exec(depth - 1, seed * 3 + 1);	/* with threads running */
+		traced_exec(depth - 1, seed * 3 + 1);	/* with threads recording */
 	for (i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
 	if (depth > 0 && rand_r(&seed) % 3 == 0)
