@@ -279,11 +279,14 @@ static int pt_stream_reserve_slot(struct pt_user *user)
 /*
  * Let streams already released finish freeing: attach frees (call_rcu)
  * drop stream references, whose release queues rcu_work, which needs one
- * more grace period before it is queued.  Slow: only for failing paths.
+ * more grace period before it is queued.  Slow: only for failing paths,
+ * and the grace periods only while some shut-down stream is not freed.
  */
 void pt_flush_frees(void)
 {
 	flush_workqueue(pt_wq);	/* exit work shuts streams down */
+	if (atomic_read(&pt_stats[PT_STAT_STREAMS]) == pt_nr_active_streams())
+		return;
 	rcu_barrier();
 	rcu_barrier();
 	flush_workqueue(pt_wq);
