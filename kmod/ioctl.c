@@ -61,7 +61,8 @@ static int pt_ioc_query(void __user *uarg)
 	q.abi_version = POSIX_TRACE_ABI_VERSION;
 	q.features = POSIX_TRACE_FEAT_TRACE | POSIX_TRACE_FEAT_PROC_PAGE |
 		     POSIX_TRACE_FEAT_MMAP_READ | POSIX_TRACE_FEAT_FILTER |
-		     POSIX_TRACE_FEAT_WRITER | POSIX_TRACE_FEAT_INHERIT;
+		     POSIX_TRACE_FEAT_WRITER | POSIX_TRACE_FEAT_INHERIT |
+		     POSIX_TRACE_FEAT_STATS;
 	q.sys_max = pt_max_streams;
 	q.nr_lanes = nr_cpu_ids;
 	q.max_stream_size = pt_max_stream_size;
@@ -402,6 +403,23 @@ static int pt_ioc_get_filter(void __user *uarg)
 	return pt_copy_out(u64_to_user_ptr(f.set_ptr), &set, sizeof(set));
 }
 
+/* Counts only, so any process may ask. */
+static int pt_ioc_stats(void __user *uarg)
+{
+	struct posix_trace_stats st;
+	int ret = pt_copy_arg(&st, sizeof(st), PT_ARG_MIN(struct posix_trace_stats), uarg);
+
+	if (ret)
+		return ret;
+	if (st.flags)
+		return -EINVAL;
+	if (memchr_inv(&st.streams, 0, offsetof(typeof(st), reserved) -
+		       offsetof(typeof(st), streams)) || !PT_RESERVED_ZERO(&st))
+		return -EINVAL;
+	pt_stats_read(&st);
+	return pt_copy_out(uarg, &st, sizeof(st));
+}
+
 long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *uarg = (void __user *)arg;
@@ -436,6 +454,8 @@ long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pt_ioc_writer_open(uarg);
 	case POSIX_TRACE_IOC_WRITER_NOTIFY:
 		return pt_ioc_writer_notify(uarg);
+	case POSIX_TRACE_IOC_STATS:
+		return pt_ioc_stats(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -7,6 +7,7 @@
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include "pt.h"
 
@@ -51,6 +52,22 @@ module_param_named(max_procs_per_stream, pt_max_procs_per_stream, uint, 0644);
 MODULE_PARM_DESC(max_procs_per_stream,
 		 "processes one stream traces (inheritance stops there)");
 
+/* One user must not be able to take every stream of TRACE_SYS_MAX. */
+unsigned int pt_max_streams_per_user = 64;
+module_param_named(max_streams_per_user, pt_max_streams_per_user, uint, 0644);
+MODULE_PARM_DESC(max_streams_per_user, "streams of one user (real uid) at a time");
+
+/* 0 at load: a quarter of RAM (set by pt_init()). */
+unsigned long pt_max_user_memory;
+module_param_named(max_user_memory, pt_max_user_memory, ulong, 0644);
+MODULE_PARM_DESC(max_user_memory,
+		 "bytes of stream and writer-lane buffers of one user (0 at load: RAM/4)");
+
+unsigned int pt_max_names_per_user = 16384;
+module_param_named(max_names_per_user, pt_max_names_per_user, uint, 0644);
+MODULE_PARM_DESC(max_names_per_user,
+		 "event names one user registers (beyond: the unnamed id)");
+
 static const struct file_operations pt_fops = {
 	.owner = THIS_MODULE,
 	.unlocked_ioctl = pt_ioctl,
@@ -71,6 +88,8 @@ static int __init pt_init(void)
 
 	if (pt_max_stream_size < PT_MAX_SYS_EVENT)
 		return -EINVAL;
+	if (!pt_max_user_memory)
+		pt_max_user_memory = (totalram_pages() << PAGE_SHIFT) / 4;
 	ret = pt_priv_init();
 	if (ret)
 		return ret;

@@ -9,6 +9,57 @@
 
 static const char pt_unnamed_name[] = "posix_trace_unnamed_userevent";
 
+/* A registered name; pt_map.names[] points at @str.  @user was charged. */
+struct pt_name {
+	struct pt_user *user;
+	char str[];
+};
+
+static struct pt_name *pt_name_of(char *str)
+{
+	return container_of(str, struct pt_name, str[0]);
+}
+
+/* A copy of @name charged to the caller's max_names_per_user: NULL with
+ * *@over set when the user has no names left, NULL alone without memory.
+ */
+static char *pt_name_new(const char *name, bool *over)
+{
+	size_t len = strlen(name) + 1;
+	struct pt_user *u = pt_user_current();
+	struct pt_name *n;
+
+	*over = false;
+	if (!u)
+		return NULL;
+	if (!pt_user_charge(u, PT_RES_NAMES, 1)) {
+		*over = true;
+		goto err_user;
+	}
+	n = kmalloc(struct_size(n, str, len), GFP_KERNEL_ACCOUNT);
+	if (!n)
+		goto err_charge;
+	n->user = u;
+	memcpy(n->str, name, len);
+	return n->str;
+
+err_charge:
+	pt_user_uncharge(u, PT_RES_NAMES, 1);
+err_user:
+	pt_user_put(u);
+	return NULL;
+}
+
+/* Any context: mappings are freed from RCU callbacks. */
+static void pt_name_free(char *str)
+{
+	struct pt_name *n = pt_name_of(str);
+
+	pt_user_uncharge(n->user, PT_RES_NAMES, 1);
+	pt_user_put(n->user);
+	kfree(n);
+}
+
 struct pt_map *pt_map_new(gfp_t gfp)
 {
 	struct pt_map *map = kzalloc(sizeof(*map), gfp);
@@ -19,6 +70,7 @@ struct pt_map *pt_map_new(gfp_t gfp)
 	mutex_init(&map->lock);
 	map->count = 1;
 	map->base = 1;
+	pt_stat_inc(PT_STAT_MAPS);
 	return map;
 }
 
@@ -70,10 +122,11 @@ static void pt_map_release(struct kref *ref)
 	unsigned int i;
 
 	for (i = map->base; i < map->count; i++)
-		kfree(map->names[i]);
+		pt_name_free(map->names[i]);
 	if (map->parent)
 		pt_map_put(map->parent);
 	kfree(map);
+	pt_stat_dec(PT_STAT_MAPS);
 }
 
 void pt_map_put(struct pt_map *map)
@@ -83,11 +136,14 @@ void pt_map_put(struct pt_map *map)
 }
 
 /* Existing name: its id.  New name: the next id, or the unnamed id once
- * TRACE_USER_EVENT_MAX ids exist (EVOPEN-4).
+ * TRACE_USER_EVENT_MAX ids exist (EVOPEN-4) or once the caller's user has
+ * registered max_names_per_user names (the same answer: the limit is
+ * reached, and the spec makes that a success).
  */
 int pt_map_open(struct pt_map *map, const char *name, u32 *id)
 {
 	unsigned int i;
+	bool over;
 	char *copy;
 
 	if (!strcmp(name, pt_unnamed_name)) {
@@ -103,7 +159,11 @@ int pt_map_open(struct pt_map *map, const char *name, u32 *id)
 		i = 0;
 		goto found;
 	}
-	copy = kstrdup(name, GFP_KERNEL_ACCOUNT);
+	copy = pt_name_new(name, &over);
+	if (!copy && over) {
+		i = 0;
+		goto found;
+	}
 	if (!copy) {
 		mutex_unlock(&map->lock);
 		return -ENOMEM;

@@ -53,6 +53,40 @@ static const struct vm_operations_struct pt_proc_vm_ops = {
 	.fault = pt_proc_fault,
 };
 
+/*
+ * Every area mapping a stream region or a writer lane holds a reference
+ * on the stream, so the stream, and the memory charged for it, is freed
+ * only after its last mapping is gone (the pages live that long anyway).
+ * The kernel calls open() for each copy of the area (split, mremap) and
+ * close() for each area removed.
+ */
+static void pt_vma_open(struct vm_area_struct *vma)
+{
+	struct pt_stream *s = vma->vm_private_data;
+
+	kref_get(&s->ref);
+	pt_stat_inc(PT_STAT_MAPPINGS);
+}
+
+static void pt_vma_close(struct vm_area_struct *vma)
+{
+	pt_stat_dec(PT_STAT_MAPPINGS);
+	pt_stream_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct pt_stream_vm_ops = {
+	.open = pt_vma_open,
+	.close = pt_vma_close,
+};
+
+/* @vma maps memory of @s, successfully: only then may close() run. */
+void pt_vma_hold_stream(struct vm_area_struct *vma, struct pt_stream *s)
+{
+	vma->vm_private_data = s;
+	vma->vm_ops = &pt_stream_vm_ops;
+	pt_vma_open(vma);
+}
+
 static int pt_mmap_proc(struct vm_area_struct *vma)
 {
 	struct pt_proc *proc;
@@ -97,6 +131,8 @@ static int pt_mmap_stream(struct vm_area_struct *vma, u32 trid,
 	/* A fork()ed child does not control the stream (MODEL-42). */
 	pt_vm_flags_set(vma, VM_DONTCOPY);
 	ret = remap_vmalloc_range(vma, mem, 0);
+	if (!ret)
+		pt_vma_hold_stream(vma, s);
 out:
 	pt_stream_put(s);
 	return ret;

@@ -57,6 +57,7 @@ static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map
 	INIT_WORK(&proc->exec_work, pt_proc_exec_work);
 	INIT_WORK(&proc->fork_work, pt_proc_fork_work);
 	proc->tgid = get_pid(tgid);
+	pt_stat_inc(PT_STAT_PROCS);
 	return proc;
 
 err_map:
@@ -74,6 +75,7 @@ static void pt_proc_free_rcu(struct rcu_head *rcu)
 	put_pid(proc->tgid);
 	free_page((unsigned long)proc->page);
 	kfree(proc);
+	pt_stat_dec(PT_STAT_PROCS);
 }
 
 static void pt_proc_release(struct kref *ref)

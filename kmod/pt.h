@@ -5,6 +5,7 @@
  * Lock order (outermost first):
  *   pt_ctl_lock (mutex)  ->  pt_map.lock (mutex)
  *   pt_ctl_lock          ->  pt_lane.lock (spinlock)  ->  pt_proc_hash_lock
+ *   pt_users_lock (limits.c) is innermost: nothing is taken under it.
  * The event path takes no mutex: it finds the traced process's streams
  * under RCU and writes under one lane spinlock.
  */
@@ -19,6 +20,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/pid.h>
+#include <linux/refcount.h>
+#include <linux/uidgid.h>
 #include <uapi/linux/posix_trace.h>
 
 #define PT_LANE_RESERVE		2048	/* room for control events */
@@ -35,6 +38,40 @@ extern unsigned long pt_max_stream_size;
 extern unsigned int pt_max_writers;
 extern unsigned int pt_max_writers_per_proc;
 extern unsigned int pt_max_procs_per_stream;
+extern unsigned int pt_max_streams_per_user;
+extern unsigned long pt_max_user_memory;
+extern unsigned int pt_max_names_per_user;
+
+/* limits.c: what one user may hold (module parameters above). */
+enum pt_res {
+	PT_RES_STREAMS,		/* streams not shut down */
+	PT_RES_MEMORY,		/* bytes of stream and writer-lane buffers */
+	PT_RES_NAMES,		/* event names registered */
+	PT_RES_NR
+};
+
+/*
+ * struct pt_user - the resources charged to one user (real uid).
+ * Lifetime: refcount; held by every stream the user created (until it is
+ * freed) and every event name it registered (until its mapping is freed).
+ * In the pt_users table until the last reference goes, which removes it
+ * under pt_users_lock, so a lookup under that lock never sees zero.
+ */
+struct pt_user {
+	refcount_t ref;
+	struct hlist_node hnode;
+	kuid_t uid;
+	atomic_long_t used[PT_RES_NR];
+};
+
+struct pt_user *pt_user_current(void);
+void pt_user_put(struct pt_user *u);
+bool pt_user_charge(struct pt_user *u, enum pt_res res, unsigned long n);
+bool pt_user_charge_memory(struct pt_user *u, unsigned long bytes);
+void pt_user_uncharge(struct pt_user *u, enum pt_res res, unsigned long n);
+
+/* mem.c */
+void *pt_vmalloc_user(size_t size);
 
 /*
  * struct pt_map - event name <-> id mapping of one or more processes.
@@ -149,9 +186,9 @@ enum pt_state {
 /*
  * struct pt_stream - one trace stream.
  * Lifetime: kref.  The trid table holds the initial reference until
- * shutdown; every pt_attach and every ioctl in progress hold one more.
- * The buffers are vmalloc_user() memory mapped into the controller with
- * vm_insert_page() semantics, so pages outlive the stream while mapped.
+ * shutdown; every pt_attach, every ioctl in progress and every mapped area
+ * of its regions or writer lanes (mmap.c) hold one more, so the buffers
+ * are freed after the last munmap().
  * Freed from pt_wq after an RCU grace period (the event path and the
  * trid lookup use RCU).
  * @state changes under pt_ctl_lock, except RUNNING -> AUTOSTOPPED, which
@@ -172,6 +209,9 @@ struct pt_stream {
 	u64 created_real;
 	u64 created_mono;
 	struct pid *owner;	/* tgid of the controller */
+	struct pt_user *user;	/* charged for the stream and its memory */
+	unsigned long charged;	/* bytes charged to @user, pt_ctl_lock */
+	struct mem_cgroup *memcg;	/* of the creator: writer lanes too */
 	struct pid_namespace *pidns;
 	struct pt_map *map;
 	struct list_head targets;
@@ -227,6 +267,7 @@ struct pt_attach {
 /* stream.c */
 struct pt_stream *pt_stream_find(u32 trid);
 struct pt_stream *pt_stream_lookup(u32 trid);
+void pt_flush_frees(void);
 void pt_stream_put(struct pt_stream *s);
 int pt_stream_create(struct posix_trace_create *args, struct pid *target);
 int pt_attach(struct pt_stream *s, struct pt_proc *proc);
@@ -244,6 +285,7 @@ void pt_shutdown_owned_by(struct pid *tgid);
 void pt_detach_proc(struct pt_proc *proc);
 void pt_detach(struct pt_attach *a);
 void pt_stream_refresh_slots(struct pt_stream *s);
+unsigned int pt_nr_active_streams(void);
 
 /* record.c */
 struct pt_event {
@@ -291,12 +333,38 @@ void pt_lifecycle_exec(struct task_struct *task, bool raised);
 void pt_exec_detach_raised(struct pt_proc *proc);
 void pt_exec_fresh_map(struct pt_proc *proc);
 
+/* stats.c: live objects (POSIX_TRACE_IOC_STATS). */
+enum pt_stat {
+	PT_STAT_STREAMS,
+	PT_STAT_PROCS,
+	PT_STAT_ATTACHES,
+	PT_STAT_WRITERS,
+	PT_STAT_MAPPINGS,
+	PT_STAT_MAPS,
+	PT_STAT_USERS,
+	PT_STAT_NR
+};
+
+extern atomic_t pt_stats[PT_STAT_NR];
+static inline void pt_stat_inc(enum pt_stat i)
+{
+	atomic_inc(&pt_stats[i]);
+}
+
+static inline void pt_stat_dec(enum pt_stat i)
+{
+	atomic_dec(&pt_stats[i]);
+}
+
+void pt_stats_read(struct posix_trace_stats *st);
+
 /* hooks.c */
 int pt_hooks_init(void);
 void pt_hooks_exit(void);
 
 /* mmap.c */
 int pt_mmap(struct file *file, struct vm_area_struct *vma);
+void pt_vma_hold_stream(struct vm_area_struct *vma, struct pt_stream *s);
 long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 static inline u64 pt_ro_offset(u32 trid)

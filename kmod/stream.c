@@ -4,6 +4,7 @@
  */
 #include <linux/hrtimer.h>
 #include <linux/idr.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/pid_namespace.h>
 #include <linux/rculist.h>
@@ -51,10 +52,16 @@ static void pt_stream_free_work(struct work_struct *work)
 		pt_writers_free(s);
 	vfree(s->ro);
 	vfree(s->cons);
+	if (s->user) {
+		pt_user_uncharge(s->user, PT_RES_MEMORY, s->charged);
+		pt_user_put(s->user);
+	}
+	mem_cgroup_put(s->memcg);
 	pt_map_put(s->map);
 	put_pid_ns(s->pidns);
 	put_pid(s->owner);
 	kfree(s);
+	pt_stat_dec(PT_STAT_STREAMS);
 	/*
 	 * Last: the module stays until every stream is freed.  Module exit
 	 * destroys pt_wq, which waits for this function to return.
@@ -86,8 +93,11 @@ static int pt_stream_alloc_buffers(struct pt_stream *s)
 
 	s->ro_size = hdr_size + ring * s->nr_lanes;
 	s->cons_size = PAGE_ALIGN(PT_CONS_STRIDE * s->nr_lanes);
-	s->ro = vmalloc_user(s->ro_size);
-	s->cons = vmalloc_user(s->cons_size);
+	if (!pt_user_charge_memory(s->user, s->ro_size + s->cons_size))
+		return -ENOMEM;
+	s->charged = s->ro_size + s->cons_size;
+	s->ro = pt_vmalloc_user(s->ro_size);
+	s->cons = pt_vmalloc_user(s->cons_size);
 	s->writers = kcalloc(s->max_writers, sizeof(*s->writers),
 			     GFP_KERNEL_ACCOUNT);
 	if (!s->ro || !s->cons || !s->writers)
@@ -118,7 +128,8 @@ static int pt_stream_alloc_buffers(struct pt_stream *s)
 	return 0;
 }
 
-static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
+static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args,
+					 struct pt_user *user)
 {
 	unsigned int nr_lanes = nr_cpu_ids;
 	struct pt_stream *s;
@@ -127,6 +138,7 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
 	if (!s)
 		return NULL;
 	__module_get(THIS_MODULE);	/* put by pt_stream_free_work() */
+	pt_stat_inc(PT_STAT_STREAMS);
 	kref_init(&s->ref);
 	atomic_set(&s->state, PT_SUSPENDED);
 	INIT_LIST_HEAD(&s->targets);
@@ -140,6 +152,10 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args)
 	s->max_data = min_t(u64, args->max_data_size, POSIX_TRACE_MAX_DATA_MAX);
 	s->owner = get_pid(task_tgid(current));
 	s->pidns = get_pid_ns(task_active_pid_ns(current));
+	refcount_inc(&user->ref);
+	s->user = user;
+	/* Writer lanes, allocated by the traced process, are charged here too. */
+	s->memcg = get_mem_cgroup_from_mm(current->mm);
 	if (pt_stream_alloc_buffers(s)) {
 		pt_stream_put(s);	/* the release path frees what exists */
 		return NULL;
@@ -154,6 +170,7 @@ int pt_attach(struct pt_stream *s, struct pt_proc *proc)
 	lockdep_assert_held(&pt_ctl_lock);
 	if (!a)
 		return -ENOMEM;
+	pt_stat_inc(PT_STAT_ATTACHES);
 	a->slot = -1;	/* pt_proc_update_page() hands out the slots */
 	kref_get(&s->ref);
 	kref_get(&proc->ref);
@@ -173,6 +190,7 @@ static void pt_attach_free_rcu(struct rcu_head *rcu)
 	pt_proc_put(a->proc);
 	pt_stream_put(a->stream);	/* may free the stream: last */
 	kfree(a);
+	pt_stat_dec(PT_STAT_ATTACHES);
 }
 
 void pt_detach(struct pt_attach *a)
@@ -209,6 +227,11 @@ void pt_stream_refresh_slots(struct pt_stream *s)
 	rcu_read_unlock();
 }
 
+unsigned int pt_nr_active_streams(void)
+{
+	return atomic_read(&pt_nr_streams);
+}
+
 static int pt_create_checks(const struct posix_trace_create *args)
 {
 	if (args->stream_policy != POSIX_TRACE_POLICY_LOOP &&
@@ -223,21 +246,50 @@ static int pt_create_checks(const struct posix_trace_create *args)
 	return 0;
 }
 
-/*
- * Count the new stream against TRACE_SYS_MAX.  Streams of controllers that
- * already exited are shut down by queued work; finish that work before
- * saying EAGAIN, so a caller that reaped its child sees the slot free.
- */
-static int pt_stream_reserve_slot(void)
+static bool pt_stream_try_reserve(struct pt_user *user)
 {
-	if (atomic_inc_return(&pt_nr_streams) <= pt_max_streams)
-		return 0;
+	if (atomic_inc_return(&pt_nr_streams) <= pt_max_streams) {
+		if (pt_user_charge(user, PT_RES_STREAMS, 1))
+			return true;
+	}
 	atomic_dec(&pt_nr_streams);
+	return false;
+}
+
+static void pt_stream_unreserve(struct pt_user *user)
+{
+	atomic_dec(&pt_nr_streams);
+	pt_user_uncharge(user, PT_RES_STREAMS, 1);
+}
+
+/*
+ * Count the new stream against TRACE_SYS_MAX and the user's
+ * max_streams_per_user.  Streams of controllers that already exited are
+ * shut down by queued work; finish that work before saying EAGAIN, so a
+ * caller that reaped its child sees the slot free.
+ */
+static int pt_stream_reserve_slot(struct pt_user *user)
+{
+	if (pt_stream_try_reserve(user))
+		return 0;
 	flush_workqueue(pt_wq);
-	if (atomic_inc_return(&pt_nr_streams) <= pt_max_streams)
-		return 0;
-	atomic_dec(&pt_nr_streams);
-	return -EAGAIN;
+	return pt_stream_try_reserve(user) ? 0 : -EAGAIN;
+}
+
+/*
+ * Let streams already released finish freeing: attach frees (call_rcu)
+ * drop stream references, whose release queues rcu_work, which needs one
+ * more grace period before it is queued.  Slow: only for failing paths,
+ * and the grace periods only while some shut-down stream is not freed.
+ */
+void pt_flush_frees(void)
+{
+	flush_workqueue(pt_wq);	/* exit work shuts streams down */
+	if (atomic_read(&pt_stats[PT_STAT_STREAMS]) == pt_nr_active_streams())
+		return;
+	rcu_barrier();
+	rcu_barrier();
+	flush_workqueue(pt_wq);
 }
 
 /* Called with a reference on the target group's pid; consumes nothing. */
@@ -245,16 +297,20 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 {
 	struct pt_proc *proc, *owner;
 	struct pt_stream *s;
+	struct pt_user *user;
 	int ret;
 
 	ret = pt_create_checks(args);
 	if (ret)
 		return ret;
-	ret = pt_stream_reserve_slot();
+	user = pt_user_current();
+	if (!user)
+		return -ENOMEM;
+	ret = pt_stream_reserve_slot(user);
 	if (ret)
-		return ret;
+		goto err_user;
 	ret = -ENOMEM;
-	s = pt_stream_alloc(args);
+	s = pt_stream_alloc(args, user);
 	if (!s)
 		goto err_limit;
 	if (args->name_ptr &&
@@ -304,6 +360,7 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	args->cons_stride = PT_CONS_STRIDE;
 	pt_proc_put(owner);	/* the hash table keeps it until exit */
 	pt_proc_put(proc);
+	pt_user_put(user);
 	return 0;
 
 err_attach:
@@ -317,7 +374,9 @@ err_owner:
 err_proc:
 	pt_stream_put(s);
 err_limit:
-	atomic_dec(&pt_nr_streams);
+	pt_stream_unreserve(user);
+err_user:
+	pt_user_put(user);
 	return ret == -ERESTARTSYS ? -EINTR : ret;
 }
 
@@ -472,7 +531,7 @@ static void pt_stream_shutdown_locked(struct pt_stream *s,
 	list_for_each_entry_safe(a, tmp, &s->targets, stream_node)
 		pt_detach(a);
 	wake_up_interruptible_all(&s->wq);
-	atomic_dec(&pt_nr_streams);
+	pt_stream_unreserve(s->user);
 	pt_stream_put(s);	/* the trid table's reference */
 }
 
@@ -611,8 +670,10 @@ static bool pt_wait_sleep(struct pt_stream *s, bool timed, ktime_t expires)
 }
 
 /*
- * Sleep until a lane holds a record past the reader's tail.  Signals give
- * -EINTR even with SA_RESTART (spec 5.27).
+ * Sleep until a lane holds a record past the reader's tail.  A signal that
+ * runs a handler gives -EINTR even with SA_RESTART (spec 5.27); one that
+ * runs none (ignored by default, e.g. a SIGCHLD another thread blocked)
+ * restarts the wait, with the same absolute deadline.
  */
 int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
 {
@@ -633,7 +694,7 @@ int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime)
 			break;
 		}
 		if (signal_pending(current)) {
-			ret = -EINTR;
+			ret = -ERESTARTNOHAND;
 			break;
 		}
 		if (!pt_wait_sleep(s, timed, expires)) {

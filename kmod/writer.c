@@ -11,7 +11,9 @@
  * nothing read from a lane ever sizes a kernel copy or indexes kernel
  * memory.
  */
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 #include <linux/rculist.h>
 #include <linux/sched/signal.h>
 #include <linux/vmalloc.h>
@@ -47,17 +49,32 @@ static unsigned int pt_writers_of_current(struct pt_stream *s)
 	return n;
 }
 
+/*
+ * A new lane: its memory counts against the stream creator's
+ * max_user_memory and is charged to the creator's memory cgroup, as the
+ * stream's own buffers are (it is freed with the stream).  NULL if either
+ * refuses: the thread then records through the ioctl.
+ */
 static struct pt_writer *pt_writer_alloc(struct pt_stream *s)
 {
-	struct pt_writer *w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	size_t data_size = PAGE_ALIGN(s->capacity);
+	struct mem_cgroup *old;
+	struct pt_writer *w;
 
-	if (!w)
+	lockdep_assert_held(&pt_ctl_lock);
+	if (!pt_user_charge(s->user, PT_RES_MEMORY, PAGE_SIZE + data_size))
 		return NULL;
-	w->data_size = PAGE_ALIGN(s->capacity);
-	w->mem_size = PAGE_SIZE + w->data_size;
-	w->mem = vmalloc_user(w->mem_size);
-	if (!w->mem) {
+	old = set_active_memcg(s->memcg);
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (w) {
+		w->data_size = data_size;
+		w->mem_size = PAGE_SIZE + data_size;
+		w->mem = pt_vmalloc_user(w->mem_size);
+	}
+	set_active_memcg(old);
+	if (!w || !w->mem) {
 		kfree(w);
+		pt_user_uncharge(s->user, PT_RES_MEMORY, PAGE_SIZE + data_size);
 		return NULL;
 	}
 	w->ctl = w->mem;
@@ -65,6 +82,7 @@ static struct pt_writer *pt_writer_alloc(struct pt_stream *s)
 	/* A reader may be asleep already: the first record wakes it. */
 	w->ctl->waiting = 1;
 	w->tgid = get_pid(task_tgid(current));
+	pt_stat_inc(PT_STAT_WRITERS);
 	return w;
 }
 
@@ -114,6 +132,7 @@ int pt_writer_open(struct posix_trace_writer *args)
 	w = pt_writer_alloc(s);
 	if (!w)
 		goto out_unlock;
+	s->charged += w->mem_size;
 	pt_writer_publish(s, w, index);
 	/* A sleeping reader starts watching the new lane. */
 	wake_up_interruptible_all(&s->wq);
@@ -180,6 +199,8 @@ int pt_writer_mmap(struct vm_area_struct *vma, u32 trid, u32 index)
 		goto out;
 	pt_vm_flags_set(vma, VM_DONTCOPY);
 	ret = remap_vmalloc_range(vma, w->mem, 0);
+	if (!ret)
+		pt_vma_hold_stream(vma, s);
 out:
 	pt_stream_put(s);
 	return ret;
@@ -271,6 +292,7 @@ void pt_writers_free(struct pt_stream *s)
 		vfree(s->writers[i]->mem);
 		put_pid(s->writers[i]->tgid);
 		kfree(s->writers[i]);
+		pt_stat_dec(PT_STAT_WRITERS);
 	}
 	kfree(s->writers);
 }

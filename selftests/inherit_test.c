@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 
 #define SPAWNED_ARG	"--pt-spawned"
-#define PROCS_PARAM	"/sys/module/posix_trace/parameters/max_procs_per_stream"
+#define PROCS_PARAM	"max_procs_per_stream"
 
 extern char **environ;
 
@@ -181,33 +181,10 @@ TEST_F(inherit, inherited_child_exit_leaves_stream_running)
 	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
 }
 
-static int write_param(const char *path, unsigned int v)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%u\n", v) < 0;
-	return fclose(f) || ret ? -1 : 0;
-}
-
-static int read_param(const char *path, unsigned int *v)
-{
-	FILE *f = fopen(path, "r");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fscanf(f, "%u", v) == 1 ? 0 : -1;
-	fclose(f);
-	return ret;
-}
-
 /* REQ: 4.9 (a fork bomb is bounded by the limits) */
 TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 {
-	unsigned int old;
+	unsigned long old;
 	pid_t kids[8];
 	struct pt_seen s;
 	int i, p[2], traced = 0, refused = 0;
@@ -215,8 +192,8 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 
 	PT_REQUIRE_ROOT();
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, read_param(PROCS_PARAM, &old));
-	ASSERT_EQ(0, write_param(PROCS_PARAM, 4));
+	ASSERT_EQ(0, pt_param_read(PROCS_PARAM, &old));
+	ASSERT_EQ(0, pt_param_write(PROCS_PARAM, 4));
 	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	for (i = 0; i < 8; i++) {
@@ -243,7 +220,7 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 	}
 	for (i = 0; i < s.n; i++)
 		refused += s.id[i] == POSIX_TRACE_ERROR && s.err[i] == EAGAIN;
-	EXPECT_EQ(0, write_param(PROCS_PARAM, old));
+	EXPECT_EQ(0, pt_param_write(PROCS_PARAM, old));
 	EXPECT_EQ(3, traced);	/* 4 processes: the parent and 3 children */
 	EXPECT_EQ(5, refused);
 }

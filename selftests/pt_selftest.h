@@ -41,6 +41,7 @@
 #include <unistd.h>
 #include <grp.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -48,6 +49,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
+#include <linux/posix_trace.h>
 
 #include <trace.h>
 
@@ -1051,6 +1053,52 @@ static inline pid_t pt_unused_pid(void)
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
 	return pid;
+}
+
+/* Module parameters (/sys/module/posix_trace/parameters/@name). */
+static inline int pt_param_read(const char *name, unsigned long *v)
+{
+	char path[128];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/module/posix_trace/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ret = fscanf(f, "%lu", v) == 1 ? 0 : -1;
+	fclose(f);
+	return ret;
+}
+
+/* Root only: the writable parameters are mode 0644. */
+static inline int pt_param_write(const char *name, unsigned long v)
+{
+	char path[128];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/module/posix_trace/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%lu\n", v) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/* POSIX_TRACE_IOC_STATS: 0 or an errno. */
+static inline int pt_stats(struct posix_trace_stats *st)
+{
+	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return errno;
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	if (ioctl(fd, POSIX_TRACE_IOC_STATS, st))
+		ret = errno;
+	close(fd);
+	return ret;
 }
 
 static inline long pt_trace_sys_max(void)

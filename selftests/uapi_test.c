@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/posix_trace.h>
+#include <stdatomic.h>
 
 FIXTURE(uapi) {
 	int fd;
@@ -340,6 +341,136 @@ TEST_F(uapi, until_full_with_lying_reader_does_not_hang)
 	ASSERT_EQ(0, uapi_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, c.trid));
 	munmap(cons, c.cons_size);
 	close(fd);
+}
+
+TEST_F(uapi, stats_validates_size_flags_reserved_and_output_fields)
+{
+	struct {
+		struct posix_trace_stats st;
+		uint64_t future[2];
+	} big;
+	struct posix_trace_stats st;
+
+	memset(&st, 0, sizeof(st));
+	st.size = offsetof(struct posix_trace_stats, reserved);
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.size = 8192;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.size = sizeof(st);
+	st.flags = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.flags = 0;
+	st.reserved[3] = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.reserved[3] = 0;
+	st.users = 1;	/* an output field */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&big, 0, sizeof(big));
+	big.st.size = sizeof(big);
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &big));
+	memset(&big, 0, sizeof(big));
+	big.st.size = sizeof(big);
+	big.future[1] = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &big));
+	EXPECT_EQ(E2BIG, errno);
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+/* The fixture's stream traces this process; a mapping counts while it lasts. */
+TEST_F(uapi, stats_count_live_streams_links_and_mappings)
+{
+	struct posix_trace_query q = { .size = sizeof(q) };
+	struct posix_trace_stats before, st;
+	void *p;
+
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_QUERY, &q));
+	EXPECT_NE(0u, q.features & POSIX_TRACE_FEAT_STATS);
+	ASSERT_EQ(0, pt_stats(&before));
+	EXPECT_EQ(sizeof(before), before.size);
+	EXPECT_LE(1u, before.streams);
+	EXPECT_LE(1u, before.active_streams);
+	EXPECT_LE(1u, before.procs);
+	EXPECT_LE(1u, before.attaches);
+	EXPECT_LE(1u, before.maps);
+	EXPECT_LE(1u, before.users);
+	p = mmap(NULL, self->c.ro_size, PROT_READ, MAP_SHARED, self->fd,
+		 self->c.ro_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, pt_stats(&st));
+	EXPECT_EQ(before.mappings + 1, st.mappings);
+	/* A split area is two mappings, each holding the stream. */
+	if (self->c.ro_size > 4096) {
+		ASSERT_EQ(0, munmap(p, 4096));
+		p = (char *)p + 4096;
+		self->c.ro_size -= 4096;
+		ASSERT_EQ(0, pt_stats(&st));
+		EXPECT_EQ(before.mappings + 1, st.mappings);
+	}
+	ASSERT_EQ(0, munmap(p, self->c.ro_size));
+	ASSERT_EQ(0, pt_stats(&st));
+	EXPECT_EQ(before.mappings, st.mappings);
+	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_SHUTDOWN, self->c.trid));
+	self->created = false;
+	ASSERT_EQ(0, pt_stats(&st));
+	EXPECT_EQ(before.active_streams - 1, st.active_streams);
+}
+
+struct uapi_waiter {
+	int fd;
+	uint32_t trid;
+	int err;
+	atomic_int tid;
+};
+
+static void *uapi_wait_main(void *arg)
+{
+	struct uapi_waiter *w = arg;
+	struct posix_trace_wait wt = {
+		.size = sizeof(wt),
+		.flags = POSIX_TRACE_WAIT_TIMEOUT,
+		.trid = w->trid,
+		.abstime = pt_realtime_ns() + 500 * 1000000ULL,
+	};
+
+	atomic_store(&w->tid, pt_gettid());
+	w->err = ioctl(w->fd, POSIX_TRACE_IOC_WAIT, &wt) ? errno : 0;
+	return NULL;
+}
+
+/*
+ * A signal that runs no handler does not end a wait: the SIGCHLD of a
+ * child, which the forking thread blocks, goes to the waiting thread and
+ * is ignored there (found by stress_test: timedgetnext said EINTR).
+ */
+TEST_F(uapi, wait_is_not_interrupted_by_a_signal_without_handler)
+{
+	struct uapi_waiter w = { .fd = self->fd, .trid = self->c.trid };
+	sigset_t chld, old;
+	pthread_t th;
+	pid_t pid;
+
+	signal(SIGCHLD, SIG_DFL);
+	ASSERT_EQ(0, pthread_create(&th, NULL, uapi_wait_main, &w));
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	ASSERT_EQ(0, pthread_sigmask(SIG_BLOCK, &chld, &old));
+	while (!atomic_load(&w.tid))
+		pt_sleep_ms(1);
+	ASSERT_TRUE(pt_wait_sleeping(atomic_load(&w.tid), 2000));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(0);
+	pthread_join(th, NULL);
+	waitpid(pid, NULL, 0);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	EXPECT_EQ(ETIMEDOUT, w.err);
 }
 
 /* A stream pins the module even when no file or mapping is left. */

@@ -29,6 +29,7 @@
 #define POSIX_TRACE_FEAT_FILTER		_BITULL(3)	/* Trace Event Filter */
 #define POSIX_TRACE_FEAT_WRITER		_BITULL(4)	/* writer lanes */
 #define POSIX_TRACE_FEAT_INHERIT	_BITULL(5)	/* Trace Inherit */
+#define POSIX_TRACE_FEAT_STATS		_BITULL(6)	/* POSIX_TRACE_IOC_STATS */
 
 /* Limits shared by module and library (spec 5.2). */
 #define POSIX_TRACE_EVENT_NAME_MAX	255	/* without the NUL */
@@ -563,6 +564,40 @@ struct posix_trace_filter {
 	__u64 reserved[2];
 };
 
+/**
+ * struct posix_trace_stats - POSIX_TRACE_IOC_STATS: objects the module holds
+ * now, system-wide.  Any process may ask: counts only, no pids.  Every
+ * count except @active_streams includes objects already released whose
+ * freeing is still pending (RCU, the module's workqueue).
+ * @size:		Input: sizeof.
+ * @flags:		Input: 0.
+ * @streams:		Output: streams not freed yet (a shut-down stream
+ *			lives until its last mapping is gone).
+ * @active_streams:	Output: streams not shut down (counted against
+ *			TRACE_SYS_MAX).
+ * @procs:		Output: thread groups the module keeps state for.
+ * @attaches:		Output: (stream, traced process) links.
+ * @writers:		Output: writer lanes.
+ * @mappings:		Output: mapped areas of stream regions and writer
+ *			lanes (one per vma, in every process).
+ * @maps:		Output: event name mappings.
+ * @users:		Output: users charged for streams, memory or names.
+ * @reserved:		zero.
+ */
+struct posix_trace_stats {
+	__u32 size;
+	__u32 flags;
+	__u32 streams;
+	__u32 active_streams;
+	__u32 procs;
+	__u32 attaches;
+	__u32 writers;
+	__u32 mappings;
+	__u32 maps;
+	__u32 users;
+	__u64 reserved[4];
+};
+
 #define POSIX_TRACE_IOC_MAGIC	0xB9
 
 #define POSIX_TRACE_IOC_QUERY	_IOWR(POSIX_TRACE_IOC_MAGIC, 0x00, struct posix_trace_query)
@@ -581,5 +616,6 @@ struct posix_trace_filter {
 #define POSIX_TRACE_IOC_GET_FILTER _IOW(POSIX_TRACE_IOC_MAGIC, 0x0d, struct posix_trace_filter)
 #define POSIX_TRACE_IOC_WRITER_OPEN _IOWR(POSIX_TRACE_IOC_MAGIC, 0x0e, struct posix_trace_writer)
 #define POSIX_TRACE_IOC_WRITER_NOTIFY _IOW(POSIX_TRACE_IOC_MAGIC, 0x0f, struct posix_trace_notify)
+#define POSIX_TRACE_IOC_STATS	_IOWR(POSIX_TRACE_IOC_MAGIC, 0x10, struct posix_trace_stats)
 
 #endif /* _UAPI_LINUX_POSIX_TRACE_H */

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-user limits: streams, stream memory and registered event names,
+ * counted per real uid of the process that made them.
+ *
+ * The key is the kuid alone, not (user namespace, uid): a kuid already
+ * names one user across namespaces, and keying by namespace too would let
+ * any user escape the caps with unshare(CLONE_NEWUSER).  struct
+ * user_struct has no room for module counters, hence this small table.
+ */
+#include <linux/cred.h>
+#include <linux/hashtable.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
+#include "pt.h"
+
+static DEFINE_HASHTABLE(pt_users, 6);
+static DEFINE_SPINLOCK(pt_users_lock);	/* the table; puts run in softirq too */
+
+static unsigned long pt_user_limit(enum pt_res res)
+{
+	switch (res) {
+	case PT_RES_STREAMS:
+		return READ_ONCE(pt_max_streams_per_user);
+	case PT_RES_MEMORY:
+		return READ_ONCE(pt_max_user_memory);
+	default:
+		return READ_ONCE(pt_max_names_per_user);
+	}
+}
+
+static struct pt_user *pt_user_find_locked(kuid_t uid)
+{
+	struct pt_user *u;
+
+	lockdep_assert_held(&pt_users_lock);
+	hash_for_each_possible(pt_users, u, hnode, __kuid_val(uid)) {
+		if (uid_eq(u->uid, uid)) {
+			refcount_inc(&u->ref);
+			return u;
+		}
+	}
+	return NULL;
+}
+
+/* The entry of the calling task's real uid, with a reference, or NULL. */
+struct pt_user *pt_user_current(void)
+{
+	kuid_t uid = current_uid();
+	struct pt_user *u, *new;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pt_users_lock, flags);
+	u = pt_user_find_locked(uid);
+	spin_unlock_irqrestore(&pt_users_lock, flags);
+	if (u)
+		return u;
+	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new)
+		return NULL;
+	refcount_set(&new->ref, 1);
+	new->uid = uid;
+	spin_lock_irqsave(&pt_users_lock, flags);
+	u = pt_user_find_locked(uid);
+	if (!u) {
+		hash_add(pt_users, &new->hnode, __kuid_val(uid));
+		pt_stat_inc(PT_STAT_USERS);
+		u = new;
+		new = NULL;
+	}
+	spin_unlock_irqrestore(&pt_users_lock, flags);
+	kfree(new);
+	return u;
+}
+
+/*
+ * Any context (name mappings are freed from RCU callbacks).  The count
+ * drops under the lock, so a lookup never finds an entry at zero.
+ */
+void pt_user_put(struct pt_user *u)
+{
+	unsigned long flags;
+	bool last;
+
+	if (!u)
+		return;
+	spin_lock_irqsave(&pt_users_lock, flags);
+	last = refcount_dec_and_test(&u->ref);
+	if (last)
+		hash_del(&u->hnode);
+	spin_unlock_irqrestore(&pt_users_lock, flags);
+	if (!last)
+		return;
+	WARN_ON_ONCE(atomic_long_read(&u->used[PT_RES_STREAMS]) ||
+		     atomic_long_read(&u->used[PT_RES_MEMORY]) ||
+		     atomic_long_read(&u->used[PT_RES_NAMES]));
+	kfree(u);
+	pt_stat_dec(PT_STAT_USERS);
+}
+
+/* Take @n of @res from @u's allowance: false if that would exceed it. */
+bool pt_user_charge(struct pt_user *u, enum pt_res res, unsigned long n)
+{
+	unsigned long limit = pt_user_limit(res);
+
+	if (atomic_long_add_return(n, &u->used[res]) <= limit && n <= limit)
+		return true;
+	atomic_long_sub(n, &u->used[res]);
+	return false;
+}
+
+void pt_user_uncharge(struct pt_user *u, enum pt_res res, unsigned long n)
+{
+	atomic_long_sub(n, &u->used[res]);
+}
+
+/*
+ * Memory for a new stream: streams already shut down may still be on
+ * their way to being freed (RCU, pt_wq); let them finish before saying
+ * ENOMEM, so a caller that shut a stream down can use its memory again.
+ * Process context, no lock held.
+ */
+bool pt_user_charge_memory(struct pt_user *u, unsigned long bytes)
+{
+	if (pt_user_charge(u, PT_RES_MEMORY, bytes))
+		return true;
+	pt_flush_frees();
+	return pt_user_charge(u, PT_RES_MEMORY, bytes);
+}
