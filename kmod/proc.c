@@ -153,6 +153,15 @@ void pt_proc_fork(struct pid *parent, struct pid *child)
 		pt_inherit_set(cproc, inh);
 	}
 	cproc = pt_proc_insert(cproc);
+	/* A controller named the child between attach_pid() and this probe:
+	 * its entry stays, ours was dropped, and with it the only owner of
+	 * @inh's stream references.  The child is then not traced by
+	 * inheritance.
+	 */
+	if (inh && rcu_access_pointer(cproc->inherit) != inh) {
+		pt_inherit_free(inh);
+		inh = NULL;
+	}
 	if (inh) {
 		kref_get(&cproc->ref);	/* the work item's */
 		if (!queue_work(pt_wq, &cproc->fork_work))

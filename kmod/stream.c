@@ -292,6 +292,20 @@ void pt_flush_frees(void)
 	flush_workqueue(pt_wq);
 }
 
+/* Does the group of @tgid control a stream? */
+static bool pt_owns_streams(struct pid *tgid)
+{
+	struct pt_stream *s;
+	int id;
+
+	lockdep_assert_held(&pt_ctl_lock);
+	idr_for_each_entry(&pt_streams, s, id) {
+		if (s->owner == tgid)
+			return true;
+	}
+	return false;
+}
+
 /* Called with a reference on the target group's pid; consumes nothing. */
 int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 {
@@ -330,10 +344,21 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
 		goto err_lock;
-	/* The target may have exited since pt_may_trace() looked at it. */
+	/* The target may have exited since pt_may_trace() looked at it.  If
+	 * it controls streams its exit job is still to come (it shuts them
+	 * down), and that job needs the entry.
+	 */
 	if (!pt_group_alive(target)) {
-		pt_proc_forget_if_unused(proc);
+		if (!pt_owns_streams(target))
+			pt_proc_forget_if_unused(proc);
 		ret = -ESRCH;
+		goto err_idr;
+	}
+	/* A group on its way out (another thread is in exit_group()) may
+	 * have been forgotten above: it must not gain a stream.
+	 */
+	if (!pt_group_alive(task_tgid(current))) {
+		ret = -EINTR;
 		goto err_idr;
 	}
 	ret = idr_alloc_cyclic(&pt_streams, s, 1, 1 << 30, GFP_KERNEL);

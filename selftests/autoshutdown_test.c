@@ -397,6 +397,98 @@ TEST_F(autoshutdown, streams_are_gone_when_new_image_runs_after_exec_from_other_
 }
 
 /*
+ * A controller ends (exit_group()) while one of its threads creates and
+ * shuts down streams on its own process, and, as told, it has a running
+ * stream on the test or another thread creates and shuts down streams on
+ * the test.  A create finding its target exiting must not make the module
+ * forget the controller while it controls a stream, and a controller on
+ * its way out must not gain one: either would outlive the controller.
+ */
+#define CREATE_AT_EXIT_ROUNDS	20
+
+static void *create_forever(void *arg)
+{
+	pid_t pid = (pid_t)(intptr_t)arg;
+	trace_id_t trid;
+
+	for (;;) {
+		if (!pt_create(pid, PT_SMALL_STREAM, 0, 0, &trid) &&
+		    (pid == 0 || !posix_trace_start(trid)))
+			posix_trace_shutdown(trid);
+	}
+	return NULL;
+}
+
+static int controller_creating_at_exit(bool keep_one, int back,
+				       unsigned int delay_us)
+{
+	trace_id_t trid;
+	pthread_t th;
+
+	if (keep_one) {
+		if (pt_create(getppid(), PT_SMALL_STREAM, 0, 0, &trid))
+			return C_CREATE;
+		if (posix_trace_start(trid))
+			return C_START;
+	} else if (pthread_create(&th, NULL, create_forever,
+				  (void *)(intptr_t)getppid())) {
+		return C_THREAD;
+	}
+	if (pthread_create(&th, NULL, create_forever, NULL))
+		return C_THREAD;
+	if (write(back, "r", 1) != 1)
+		return C_PIPE;
+	usleep(delay_us);
+	return 0;	/* _exit() below: exit_group() meets the creates */
+}
+
+static void controller_exits_while_creating(struct __test_metadata *_metadata,
+					    FIXTURE_DATA(autoshutdown) *self,
+					    bool keep_one)
+{
+	unsigned int round, slots = 0, active = 0;
+	int back[2], status;
+	char c;
+
+	pt_watchdog(60);
+	for (round = 0; round < CREATE_AT_EXIT_ROUNDS && !slots && !active; round++) {
+		ASSERT_EQ(0, pipe(back));
+		fflush(NULL);
+		self->child = fork();
+		ASSERT_LE(0, self->child);
+		if (self->child == 0) {
+			close(back[0]);
+			_exit(controller_creating_at_exit(keep_one, back[1],
+							  round * 100));
+		}
+		close(back[1]);
+		ASSERT_EQ(1, read(back[0], &c, 1)) TH_LOG("controller did not start");
+		close(back[0]);
+		ASSERT_EQ(self->child, waitpid(self->child, &status, 0));
+		self->child = -1;
+		ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status 0x%x", status);
+		ASSERT_EQ(0, WEXITSTATUS(status));
+		slots = slots_in_use(self->pg);
+		active = self->pg->active;
+	}
+	alarm(0);
+	EXPECT_EQ(0u, slots) TH_LOG("round %u: a stream outlives its controller", round);
+	EXPECT_EQ(0u, active);
+}
+
+/* REQ: RULE-78 4.10 (a create on itself racing with the exit) */
+TEST_F(autoshutdown, stream_is_gone_when_the_controller_exits_while_creating_on_itself)
+{
+	controller_exits_while_creating(_metadata, self, true);
+}
+
+/* REQ: RULE-78 4.10 (creates on itself and on us racing with the exit) */
+TEST_F(autoshutdown, no_stream_outlives_a_controller_exiting_while_creating_on_itself_and_us)
+{
+	controller_exits_while_creating(_metadata, self, false);
+}
+
+/*
  * Helper images: "image" answers 'x' at once and exits at EOF on go;
  * "controller" is a controller that returns from main().
  */

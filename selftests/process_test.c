@@ -4,7 +4,8 @@
  * 5.20; issue 4): Trace Inherit through vfork()+exec, a raw clone() and
  * threads; pids in the caller's pid namespace; a trid used through a
  * descriptor received over a Unix socket; close-on-exec descriptors;
- * tracing a process whose group leader exited, or that was reaped.
+ * tracing a process whose group leader exited, whose last thread is
+ * exiting, or that was reaped.
  */
 #include "pt_selftest.h"
 
@@ -904,6 +905,100 @@ TEST_F(proc, create_on_a_reaped_traced_process_is_esrch)
 	ASSERT_EQ(ESRCH, pt_create(pid, 65536, 0, 0, &trid));
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
+}
+
+/* The last thread of a group whose leader exited: as many descriptors as
+ * it may have, so that closing them at exit takes a while; tells the test
+ * its tid, then leaves by the raw system call, not exit_group().
+ */
+static void *last_thread_slow_exit(void *p)
+{
+	int fd = *(int *)p, last = -1, i;
+	pid_t tid = pt_gettid();
+
+	for (i = dup(fd); i >= 0; i = dup(fd))
+		last = i;
+	for (i = 0; i < 8 && last > fd; i++)	/* room to read /proc */
+		close(last--);
+	while (proc_state(getpid()) != 'Z')	/* the leader went first */
+		pt_sleep_ms(1);
+	if (write(fd, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(2);
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+/* Has thread @tid of @pid let go of its memory (it is in do_exit())? */
+static bool task_mm_gone(pid_t pid, pid_t tid)
+{
+	char path[96], buf[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	return !strstr(buf, "VmSize:");
+}
+
+/* Is thread @tid of @pid still listed in its group? */
+static bool task_listed(pid_t pid, pid_t tid)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)pid, (int)tid);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * REQ: CREATE-6 5.16 (a group whose last thread is exiting has exited)
+ * The leader left by pthread_exit() and the last thread by a raw exit():
+ * once that thread is in do_exit() the group is gone for good (6.1 sets
+ * SIGNAL_GROUP_EXIT there), so naming it gives ESRCH, as after the reap,
+ * although the zombie leader still has a thread; a stream created then
+ * would trace a group whose exit the module had already handled.
+ */
+TEST_F(proc, create_on_a_group_whose_last_thread_is_exiting_is_esrch)
+{
+	int round, hits = 0, sv[2];
+	uint64_t end;
+	pthread_t th;
+	pid_t pid, tid;
+
+	PT_REQUIRE_TRACE_CHILDREN();
+	for (round = 0; round < 5 && !hits; round++) {
+		ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+		fflush(NULL);
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (pid == 0) {
+			close(sv[0]);
+			if (pthread_create(&th, NULL, last_thread_slow_exit, &sv[1]))
+				_exit(2);
+			pthread_exit(NULL);
+		}
+		self->child = pid;
+		close(sv[1]);
+		ASSERT_EQ((ssize_t)sizeof(tid), read(sv[0], &tid, sizeof(tid)));
+		close(sv[0]);
+		end = pt_now_ns(CLOCK_MONOTONIC) + 5 * PT_NSEC_PER_SEC;
+		while (!task_mm_gone(pid, tid))
+			ASSERT_LT(pt_now_ns(CLOCK_MONOTONIC), end);
+		/* Past exit_mm(): in do_exit(), for good. */
+		EXPECT_EQ(ESRCH, pt_create_probe(pid));
+		if (task_listed(pid, tid))
+			hits++;	/* the whole attempt fell before the exit was final */
+		EXPECT_EQ(0, pt_wait_exit(pid));
+		self->child = -1;
+	}
+	if (!hits)
+		PT_SKIP("the exit was always over before the check");
 }
 
 int main(int argc, char **argv)
