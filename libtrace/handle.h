@@ -33,6 +33,14 @@ struct pt_rlane {
 	const uint8_t *ring;
 	uint64_t size;
 	const __u64 *head, *oldest, *lost_seq, *lost_ts;
+	const __u64 *inflight;	/* writer lanes: ctl->inflight_ts */
+	uint64_t inflight_stale;	/* a stamp found stuck: no clock read again */
+	uint64_t clock_head;	/* head when POSIX_TRACE_INFLIGHT_CLOCK was */
+	uint64_t clock_since;	/* first seen there, reader's clock (0: not) */
+	/* The record this lane last held back (lane index, position), since
+	 * when, and until when it may hold nothing (read.c, pt_inflight()). */
+	unsigned int held_lane;
+	uint64_t held_pos, held_since, hold_off_until;
 	__u64 *tail;
 	uint32_t pid;		/* writer lanes: the writing process */
 	int user;		/* a writer lane */
