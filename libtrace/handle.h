@@ -82,6 +82,8 @@ struct pt_handle {
 	unsigned int nr_lanes;		/* kernel lanes, first in @lanes */
 	unsigned int nr_rlanes;		/* kernel lanes + writer lanes mapped */
 	unsigned int max_rlanes;
+	unsigned int nr_writers_seen;	/* the header's count, last loaded */
+	uint64_t safe_ts;		/* read.c, pt_inflight(): older records are all visible */
 	struct pt_rlane *lanes;
 	unsigned int typelist_next;
 	unsigned int npending, pending_head;

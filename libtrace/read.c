@@ -82,6 +82,7 @@ int pt_rlanes_init(struct pt_handle *h)
 		l->tail = &pt_consumer(h, i)->tail;
 	}
 	h->nr_rlanes = h->nr_lanes;
+	h->nr_writers_seen = 0;
 	return 0;
 }
 
@@ -111,6 +112,7 @@ void pt_cursors_reset(struct pt_handle *h)
 			       PT_LOAD(&pt_lane(h, i)->base_seq) : 0);
 	h->npending = 0;
 	h->pending_head = 0;
+	h->safe_ts = 0;
 }
 
 void pt_rlanes_unmap(struct pt_handle *h)
@@ -123,6 +125,7 @@ void pt_rlanes_unmap(struct pt_handle *h)
 		h->lanes[i].map = NULL;
 	}
 	h->nr_rlanes = h->nr_lanes;
+	h->nr_writers_seen = 0;
 }
 
 static const struct posix_trace_writer_desc *pt_wdesc(const struct pt_handle *h,
@@ -177,11 +180,14 @@ static void pt_rlane_map_writer(struct pt_handle *h, unsigned int i)
 /* Writer lanes appear as traced threads first record: map new ones (the
  * only system call of a read that finds events, once per lane).  Returns
  * whether there were any. */
-static int pt_rlanes_discover(struct pt_handle *h)
+static inline int pt_rlanes_discover(struct pt_handle *h)
 {
 	const struct posix_trace_stream_header *hdr = h->ro;
 	unsigned int nr = PT_LOAD_ACQ(&hdr->nr_writers);
 
+	if (__builtin_expect(nr == h->nr_writers_seen, 1))
+		return 0;
+	h->nr_writers_seen = nr;
 	if (nr > h->max_rlanes - h->nr_lanes)
 		nr = h->max_rlanes - h->nr_lanes;
 	if (h->nr_rlanes >= h->nr_lanes + nr)
@@ -312,57 +318,68 @@ static int pt_clock_holds(struct pt_rlane *l, uint64_t now)
 	return now - l->clock_since <= PT_INFLIGHT_NS;
 }
 
-/* Does in-flight value @v of lane @i hold the record @ts of lane @best? */
-static int pt_holds(struct pt_rlane *l, unsigned int i, uint64_t v,
-		    unsigned int best, uint64_t ts, uint64_t *now)
-{
-	if (v != POSIX_TRACE_INFLIGHT_CLOCK &&
-	    (v > ts || (v == ts && i > best) || v == l->inflight_stale))
-		return 0;
-	if (!*now)
-		*now = pt_mono_now();
-	if (v == POSIX_TRACE_INFLIGHT_CLOCK)
-		return pt_clock_holds(l, *now);
-	if ((int64_t)(*now - v) > PT_INFLIGHT_NS) {
-		l->inflight_stale = v;	/* stuck, or garbage */
-		return 0;
-	}
-	return 1;
-}
-
 /*
  * May the record @ts of lane @best, which pt_pick() found the oldest, be
  * delivered?  A writer lane that was empty at the pick may since have
  * committed an older record (PT_REPICK), or be writing one: its
- * inflight_ts, stored right after its clock read (a marker during it) and
- * cleared (release) after its head, is older (PT_HOLD: the record is not
- * available yet).  Lanes that hold records need no look: a lane's next
- * record is never newer than the one being written after it.  Order:
- * pt_pick() loaded the heads, then the in-flight stamps (acquire), then
- * the heads again, so a commit between the two is seen.  Bounds: see
- * PT_INFLIGHT_NS.
+ * inflight_ts, set from just before its clock read (a marker) until its
+ * head is released, is older (PT_HOLD: the record is not available yet).
+ * A lane that holds records needs no look for @ts: its next record is
+ * never newer than the one being written after it.  Order: pt_pick()
+ * loaded the heads; here the clock, the lane count, then each in-flight
+ * value (acquire), then the heads again, so a commit in between is seen.
+ *
+ * A clean pass also proves that every record stamped before h->safe_ts
+ * (the clock at its start, or an older stamp in flight) is already
+ * visible: a lane that was idle stamps after its in-flight value was
+ * loaded, a lane published since stamps after its publication.  Records
+ * older than that need no pass (pt_fetch()), so a drain of what is
+ * already there costs one compare per event.  Bounds: PT_INFLIGHT_NS.
  */
-static int pt_inflight(struct pt_handle *h, unsigned int best, uint64_t ts)
+static __attribute__((noinline)) int pt_inflight(struct pt_handle *h, unsigned int best,
+						 uint64_t ts)
 {
+	uint64_t now = pt_mono_now(), safe = now, v, t2;
 	unsigned int i, spins = 0;
-	uint64_t now = 0, v, t2;
+	int empty;
 
+	/* A lane opened since the pick may hold, or be writing, an older
+	 * record; one opened after this load stamps after @now. */
+	if (pt_rlanes_discover(h))
+		return PT_REPICK;
 	for (i = h->nr_lanes; i < h->nr_rlanes; i++) {
 		struct pt_rlane *l = &h->lanes[i];
 
-		if (i == best || l->cur.peek_ts || l->broken)
+		if (l->broken)
 			continue;
+		empty = i != best && !l->cur.peek_ts;
 again:
 		v = PT_LOAD_ACQ(l->inflight);
 		if (!v) {
-			if (PT_LOAD_ACQ(l->head) == l->cur.pos)
+			if (!empty || PT_LOAD_ACQ(l->head) == l->cur.pos)
 				continue;
 			t2 = pt_peek(l);
 			if (t2 && (t2 < ts || (t2 == ts && i < best)))
 				return PT_REPICK;
 			continue;
 		}
-		if (!pt_holds(l, i, v, best, ts, &now))
+		if (v == POSIX_TRACE_INFLIGHT_CLOCK) {
+			if (!pt_clock_holds(l, now))
+				continue;	/* stuck */
+			safe = 0;
+		} else {
+			if (v == l->inflight_stale)
+				continue;
+			if ((int64_t)(now - v) > PT_INFLIGHT_NS) {
+				l->inflight_stale = v;	/* stuck, or garbage */
+				continue;
+			}
+			if (v < safe)
+				safe = v;
+			if (v > ts || (v == ts && i > best))
+				continue;
+		}
+		if (!empty)
 			continue;
 		if (spins++ < PT_INFLIGHT_SPINS) {
 			pt_cpu_relax();
@@ -384,6 +401,7 @@ again:
 		}
 		return PT_HOLD;
 	}
+	h->safe_ts = safe;
 	return PT_GO;
 }
 
@@ -622,22 +640,21 @@ static int pt_fetch(struct pt_handle *h, const struct pt_out *out)
 	uint64_t ts;
 	int best, ret;
 
-	pt_rlanes_discover(h);
 	for (round = 0; round < 4 * h->nr_rlanes + 4; round++) {
 		best = pt_pick(h, &ts);
-		if (best < 0)
+		if (best < 0) {
+			if (pt_rlanes_discover(h))
+				continue;
 			break;
-		if (h->nr_rlanes > h->nr_lanes + ((unsigned int)best >= h->nr_lanes)) {
+		}
+		/* Records older than h->safe_ts are known to be in order. */
+		if (ts >= h->safe_ts) {
 			ret = pt_inflight(h, (unsigned int)best, ts);
 			if (ret == PT_REPICK)
 				continue;
 			if (ret == PT_HOLD)
 				return -1;
 		}
-		/* A lane opened since we looked may be writing an older
-		 * record: its stamp comes after its publication. */
-		if (pt_rlanes_discover(h))
-			continue;
 		if (h->lanes[best].cur.peek_ts && pt_take_fast(h, &h->lanes[best], out))
 			return 2;
 		ret = pt_take(h, (unsigned int)best, out);
