@@ -610,8 +610,9 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
  * timestamp and committing its record must not see later events of the
  * other threads delivered first (RULE-6, RULE-13): the reader holds them
  * back while the record is in flight.  The writers run until CS_KICKS
- * signals were sent (or CS_SECONDS passed), so that enough of them land
- * inside an event whatever the machine's speed; CS_MAX_EVENTS per writer
+ * signals were sent and CS_MIN_EVENTS recorded (or CS_SECONDS passed), so
+ * that enough of them land inside an event whatever the machine's speed;
+ * CS_MAX_EVENTS per writer
  * fit in its lane, so nothing is lost even if the reader falls behind.
  */
 #define CS_SLEEP_MIN_US	20
@@ -619,6 +620,7 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 #define CS_KICK_US	50
 #define CS_KICKS	4000
 #define CS_SECONDS	15
+#define CS_MIN_EVENTS	16000	/* in all, signals or not */
 #define CS_MAX_EVENTS	12000	/* x at most 120 bytes: in a 2 MiB lane */
 #define CS_NICE		10
 
@@ -690,6 +692,16 @@ static bool cs_all_done(const struct cs_writer *w)
 	return true;
 }
 
+static uint64_t cs_recorded(const struct cs_writer *w)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < CW_THREADS; i++)
+		n += atomic_load(&w[i].n);
+	return n;
+}
+
 static void *cs_kick(void *p)
 {
 	struct cs_kicker *k = p;
@@ -697,8 +709,8 @@ static void *cs_kick(void *p)
 	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) + CS_SECONDS * PT_NSEC_PER_SEC;
 	unsigned int i;
 
-	for (i = 0; k->kicks < CS_KICKS && !cs_all_done(k->w) &&
-		    pt_now_ns(CLOCK_MONOTONIC) < end; i++) {
+	for (i = 0; (k->kicks < CS_KICKS || cs_recorded(k->w) < CS_MIN_EVENTS) &&
+		    !cs_all_done(k->w) && pt_now_ns(CLOCK_MONOTONIC) < end; i++) {
 		if (pthread_kill(k->th[i % CW_THREADS], SIGUSR2) == 0)
 			k->kicks++;
 		if (i % CW_THREADS == CW_THREADS - 1)
