@@ -10,7 +10,9 @@
  *   acquire fence; oldest = load(lane->oldest)
  *   oldest > pos: the writer may have reused the bytes: retry from oldest.
  * Consumed positions are published with a release store to the consumer's
- * tail, which the kernel clamps.
+ * tail, which the kernel clamps.  Before a record goes out, the writer
+ * lanes' in-flight stamps say whether an older one is still being written
+ * (pt_inflight()).
  */
 #include <errno.h>
 #include <stddef.h>

@@ -13,7 +13,10 @@
  *   - to reuse bytes (LOOP) raise ctl->oldest past them first, then a
  *     release fence, then write: a reader that copied a record and then
  *     sees oldest <= its position knows the copy is intact;
- *   - a record is committed by a release store of ctl->head.
+ *   - a record is committed by a release store of ctl->head;
+ *   - ctl->inflight_ts says a record is being written and with which
+ *     timestamp (pt_wlane_stamp()), so that readers do not let later
+ *     records of other lanes overtake it; cleared after the commit.
  * Lanes are mapped on demand, kept in a process-wide pool and lent to one
  * thread at a time; a lane whose stream went away is unmapped once no
  * thread holds it.
