@@ -33,6 +33,14 @@ struct pt_rlane {
 	const uint8_t *ring;
 	uint64_t size;
 	const __u64 *head, *oldest, *lost_seq, *lost_ts;
+	const __u64 *inflight;	/* writer lanes: ctl->inflight_ts */
+	uint64_t inflight_stale;	/* a stamp found stuck: no clock read again */
+	uint64_t clock_head;	/* head when POSIX_TRACE_INFLIGHT_CLOCK was */
+	uint64_t clock_since;	/* first seen there, reader's clock (0: not) */
+	/* The record this lane last held back (lane index, position), since
+	 * when, and until when it may hold nothing (read.c, pt_inflight()). */
+	unsigned int held_lane;
+	uint64_t held_pos, held_since, hold_off_until;
 	__u64 *tail;
 	uint32_t pid;		/* writer lanes: the writing process */
 	int user;		/* a writer lane */
@@ -74,6 +82,8 @@ struct pt_handle {
 	unsigned int nr_lanes;		/* kernel lanes, first in @lanes */
 	unsigned int nr_rlanes;		/* kernel lanes + writer lanes mapped */
 	unsigned int max_rlanes;
+	unsigned int nr_writers_seen;	/* the header's count, last loaded */
+	uint64_t safe_ts;		/* read.c, pt_inflight(): older records are all visible */
 	struct pt_rlane *lanes;
 	unsigned int typelist_next;
 	unsigned int npending, pending_head;

@@ -10,7 +10,9 @@
  *   acquire fence; oldest = load(lane->oldest)
  *   oldest > pos: the writer may have reused the bytes: retry from oldest.
  * Consumed positions are published with a release store to the consumer's
- * tail, which the kernel clamps.
+ * tail, which the kernel clamps.  Before a record goes out, the writer
+ * lanes' in-flight stamps say whether an older one is still being written
+ * (pt_inflight()).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -30,6 +32,25 @@
 
 #define PT_TS_OFFSET	offsetof(struct posix_trace_record, timestamp)
 _Static_assert(PT_TS_OFFSET % 8 == 0, "the timestamp never wraps");
+
+/*
+ * A writer lane's in-flight stamp (ctl->inflight_ts) holds back records of
+ * other lanes that are later; the value is the writer's to write, so:
+ * a stamp holds only while it is at most PT_INFLIGHT_NS old (the writer
+ * has been stopped that long: dead, or too slow to wait for), a clock
+ * marker only for PT_INFLIGHT_NS from its first sighting with the lane's
+ * head where it is, a value found stuck is remembered and costs nothing
+ * more, and a lane that held one record back for PT_INFLIGHT_NS in all
+ * holds nothing for PT_HOLD_OFF_NS: whatever a writer lane does, it makes
+ * the reader wait at most PT_INFLIGHT_NS in every PT_HOLD_OFF_NS.  The
+ * bound is long enough for a thread or vCPU descheduled on a loaded
+ * machine.
+ */
+#define PT_INFLIGHT_NS	200000000u
+#define PT_HOLD_OFF_NS	1000000000u
+/* Loads of a set in-flight stamp before the record counts as not yet
+ * available; a writer running on another CPU commits within these. */
+#define PT_INFLIGHT_SPINS	256
 
 /* Positions of a lane that could not be mapped: always empty. */
 static const __u64 pt_zero_pos[1];
@@ -59,9 +80,11 @@ int pt_rlanes_init(struct pt_handle *h)
 		l->oldest = &d->oldest;
 		l->lost_seq = &d->lost_seq;
 		l->lost_ts = &d->lost_timestamp;
+		l->inflight = pt_zero_pos;	/* under the lane lock: no window */
 		l->tail = &pt_consumer(h, i)->tail;
 	}
 	h->nr_rlanes = h->nr_lanes;
+	h->nr_writers_seen = 0;
 	return 0;
 }
 
@@ -91,6 +114,7 @@ void pt_cursors_reset(struct pt_handle *h)
 			       PT_LOAD(&pt_lane(h, i)->base_seq) : 0);
 	h->npending = 0;
 	h->pending_head = 0;
+	h->safe_ts = 0;
 }
 
 void pt_rlanes_unmap(struct pt_handle *h)
@@ -103,6 +127,7 @@ void pt_rlanes_unmap(struct pt_handle *h)
 		h->lanes[i].map = NULL;
 	}
 	h->nr_rlanes = h->nr_lanes;
+	h->nr_writers_seen = 0;
 }
 
 static const struct posix_trace_writer_desc *pt_wdesc(const struct pt_handle *h,
@@ -133,6 +158,7 @@ static void pt_rlane_map_writer(struct pt_handle *h, unsigned int i)
 	if (p == MAP_FAILED) {
 		l->broken = errno ? errno : EIO;
 		l->head = l->oldest = l->lost_seq = l->lost_ts = pt_zero_pos;
+		l->inflight = pt_zero_pos;
 		l->tail = &l->broken_tail;	/* nobody else reads it */
 		l->size = 1;
 		l->ring = (const uint8_t *)pt_zero_pos;
@@ -148,23 +174,31 @@ static void pt_rlane_map_writer(struct pt_handle *h, unsigned int i)
 	l->oldest = &ctl->oldest;
 	l->lost_seq = &ctl->lost_seq;
 	l->lost_ts = &ctl->lost_timestamp;
+	l->inflight = &ctl->inflight_ts;
 	l->tail = &ctl->tail;
 	pt_rlane_reset(l, 0);
 }
 
 /* Writer lanes appear as traced threads first record: map new ones (the
- * only system call of a read that finds events, once per lane). */
-static void pt_rlanes_discover(struct pt_handle *h)
+ * only system call of a read that finds events, once per lane).  Returns
+ * whether there were any. */
+static inline int pt_rlanes_discover(struct pt_handle *h)
 {
 	const struct posix_trace_stream_header *hdr = h->ro;
 	unsigned int nr = PT_LOAD_ACQ(&hdr->nr_writers);
 
+	if (__builtin_expect(nr == h->nr_writers_seen, 1))
+		return 0;
+	h->nr_writers_seen = nr;
 	if (nr > h->max_rlanes - h->nr_lanes)
 		nr = h->max_rlanes - h->nr_lanes;
+	if (h->nr_rlanes >= h->nr_lanes + nr)
+		return 0;
 	while (h->nr_rlanes < h->nr_lanes + nr) {
 		pt_rlane_map_writer(h, h->nr_rlanes - h->nr_lanes);
 		h->nr_rlanes++;
 	}
+	return 1;
 }
 
 /* The range of positions holding records, as far as they can be believed:
@@ -223,7 +257,7 @@ static uint64_t pt_peek(struct pt_rlane *l)
  * costs one load of its head, so a drain does not re-read every lane's
  * header for every event.
  */
-static int pt_pick(struct pt_handle *h)
+static int pt_pick(struct pt_handle *h, uint64_t *best_tsp)
 {
 	uint64_t ts, best_ts = UINT64_MAX;
 	unsigned int i;
@@ -246,7 +280,131 @@ static int pt_pick(struct pt_handle *h)
 			best = (int)i;
 		}
 	}
+	*best_tsp = best_ts;
 	return best;
+}
+
+static uint64_t pt_mono_now(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static inline void pt_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+enum { PT_GO, PT_REPICK, PT_HOLD };
+
+/*
+ * Lane @l's writer is reading the clock for its next record (marker
+ * POSIX_TRACE_INFLIGHT_CLOCK): its stamp will be no older than the
+ * marker, which may be older than any record, so it holds them all, for
+ * PT_INFLIGHT_NS from when we first saw it with the lane's head where it
+ * is (a commit starts a new marker; a stuck one counts from its first
+ * sighting and then holds nothing).
+ */
+static int pt_clock_holds(struct pt_rlane *l, uint64_t now)
+{
+	uint64_t head = PT_LOAD_ACQ(l->head);
+
+	if (!l->clock_since || head != l->clock_head) {
+		l->clock_since = now;
+		l->clock_head = head;
+	}
+	return now - l->clock_since <= PT_INFLIGHT_NS;
+}
+
+/*
+ * May the record @ts of lane @best, which pt_pick() found the oldest, be
+ * delivered?  A writer lane that was empty at the pick may since have
+ * committed an older record (PT_REPICK), or be writing one: its
+ * inflight_ts, set from just before its clock read (a marker) until its
+ * head is released, is older (PT_HOLD: the record is not available yet).
+ * A lane that holds records needs no look for @ts: its next record is
+ * never newer than the one being written after it.  Order: pt_pick()
+ * loaded the heads; here the clock, the lane count, then each in-flight
+ * value (acquire), then the heads again, so a commit in between is seen.
+ *
+ * A clean pass also proves that every record stamped before h->safe_ts
+ * (the clock at its start, or an older stamp in flight) is already
+ * visible: a lane that was idle stamps after its in-flight value was
+ * loaded, a lane published since stamps after its publication.  Records
+ * older than that need no pass (pt_fetch()), so a drain of what is
+ * already there costs one compare per event.  Bounds: PT_INFLIGHT_NS.
+ */
+static __attribute__((noinline)) int pt_inflight(struct pt_handle *h, unsigned int best,
+						 uint64_t ts)
+{
+	uint64_t now = pt_mono_now(), safe = now, v, t2;
+	unsigned int i, spins = 0;
+	int empty;
+
+	/* A lane opened since the pick may hold, or be writing, an older
+	 * record; one opened after this load stamps after @now. */
+	if (pt_rlanes_discover(h))
+		return PT_REPICK;
+	for (i = h->nr_lanes; i < h->nr_rlanes; i++) {
+		struct pt_rlane *l = &h->lanes[i];
+
+		if (l->broken)
+			continue;
+		empty = i != best && !l->cur.peek_ts;
+again:
+		v = PT_LOAD_ACQ(l->inflight);
+		if (!v) {
+			if (!empty || PT_LOAD_ACQ(l->head) == l->cur.pos)
+				continue;
+			t2 = pt_peek(l);
+			if (t2 && (t2 < ts || (t2 == ts && i < best)))
+				return PT_REPICK;
+			continue;
+		}
+		if (v == POSIX_TRACE_INFLIGHT_CLOCK) {
+			if (!pt_clock_holds(l, now))
+				continue;	/* stuck */
+			safe = 0;
+		} else {
+			if (v == l->inflight_stale)
+				continue;
+			if ((int64_t)(now - v) > PT_INFLIGHT_NS) {
+				l->inflight_stale = v;	/* stuck, or garbage */
+				continue;
+			}
+			if (v < safe)
+				safe = v;
+			if (v > ts || (v == ts && i > best))
+				continue;
+		}
+		if (!empty)
+			continue;
+		if (spins++ < PT_INFLIGHT_SPINS) {
+			pt_cpu_relax();
+			goto again;
+		}
+		if ((int64_t)(l->hold_off_until - now) > 0)
+			continue;
+		if (l->held_lane != best || l->held_pos != h->lanes[best].cur.pos ||
+		    !l->held_since) {
+			l->held_lane = best;
+			l->held_pos = h->lanes[best].cur.pos;
+			l->held_since = now;
+		} else if (now - l->held_since > PT_INFLIGHT_NS) {
+			/* This lane held this record too long in all: it holds
+			 * nothing for a while. */
+			l->hold_off_until = now + PT_HOLD_OFF_NS;
+			l->held_since = 0;
+			continue;
+		}
+		return PT_HOLD;
+	}
+	h->safe_ts = safe;
+	return PT_GO;
 }
 
 static struct pt_pending *pt_push(struct pt_handle *h)
@@ -475,18 +633,30 @@ static int pt_take_fast(struct pt_handle *h, struct pt_rlane *l, const struct pt
 
 /* Take the oldest record of all lanes (pt_pick()), straight to @out when
  * it can (returns 2), else into the pending queue (returns 1); 0 when
- * every lane is empty.  Bounded, so a writer that keeps changing its lane
- * under us cannot keep the reader here. */
+ * every lane is empty, -1 when the oldest record must wait for an older
+ * one being written (pt_inflight()).  Bounded, so a writer that keeps
+ * changing its lane under us cannot keep the reader here. */
 static int pt_fetch(struct pt_handle *h, const struct pt_out *out)
 {
 	unsigned int i, round;
+	uint64_t ts;
 	int best, ret;
 
-	pt_rlanes_discover(h);
 	for (round = 0; round < 4 * h->nr_rlanes + 4; round++) {
-		best = pt_pick(h);
-		if (best < 0)
+		best = pt_pick(h, &ts);
+		if (best < 0) {
+			if (pt_rlanes_discover(h))
+				continue;
 			break;
+		}
+		/* Records older than h->safe_ts are known to be in order. */
+		if (ts >= h->safe_ts) {
+			ret = pt_inflight(h, (unsigned int)best, ts);
+			if (ret == PT_REPICK)
+				continue;
+			if (ret == PT_HOLD)
+				return -1;
+		}
 		if (h->lanes[best].cur.peek_ts && pt_take_fast(h, &h->lanes[best], out))
 			return 2;
 		ret = pt_take(h, (unsigned int)best, out);
@@ -528,12 +698,15 @@ static void pt_deliver(struct pt_handle *h, const struct pt_out *out)
 	h->npending--;
 }
 
-/* One attempt without sleeping: 0 and *@got set, or an errno. */
-static inline __attribute__((always_inline)) int pt_try_read(struct pt_handle *h, const struct pt_out *out, int *got)
+/* One attempt without sleeping: 0 and *@got set, or an errno.  *@held
+ * says that a record is there but waits for an older one being written. */
+static inline __attribute__((always_inline)) int pt_try_read(struct pt_handle *h, const struct pt_out *out, int *got,
+							     int *held)
 {
 	int ret = 0;
 
 	*got = 0;
+	*held = 0;
 	pt_lock(&h->lock);
 	if (h->dead) {
 		ret = EINVAL;
@@ -542,6 +715,9 @@ static inline __attribute__((always_inline)) int pt_try_read(struct pt_handle *h
 		*got = 1;
 	} else {
 		switch (pt_fetch(h, out)) {
+		case -1:
+			*held = 1;
+			break;
 		case 1:
 			pt_deliver(h, out);
 			/* fall through */
@@ -587,6 +763,24 @@ static int pt_deadline_passed(const struct timespec *abstime)
 	       (now.tv_sec == abstime->tv_sec && now.tv_nsec >= abstime->tv_nsec);
 }
 
+/*
+ * A record is there but waits for an older one a writer is still writing
+ * (pt_inflight()).  The kernel would answer WAIT at once (it sees the
+ * record), so sleep a little here instead; the writer commits, or its
+ * stamp grows stale, within PT_INFLIGHT_NS.  A caught signal gives EINTR,
+ * as WAIT would.
+ */
+static int pt_hold_sleep(void)
+{
+	struct timespec d = { .tv_nsec = 100000 };
+	int saved = errno, ret = 0;
+
+	if (nanosleep(&d, NULL) && errno == EINTR)
+		ret = EINTR;
+	errno = saved;
+	return ret;
+}
+
 /* @h: a reference of our own to drop, or NULL for the thread's cache. */
 static void pt_put_cleanup(void *h)
 {
@@ -598,10 +792,10 @@ static void pt_put_cleanup(void *h)
  * (mode 2, 3: past it), reading again after each wake-up. */
 static int pt_getnext_wait(struct pt_handle *h, int put, trace_id_t trid,
 			   const struct pt_out *out, int mode,
-			   const struct timespec *abstime, int *got)
+			   const struct timespec *abstime, int *got, int held)
 {
 	/* volatile: they survive the cleanup handler's setjmp */
-	volatile int how = mode, ret = 0, tmp = 0;
+	volatile int how = mode, ret = 0, tmp = 0, hold = held;
 
 	pthread_cleanup_push(pt_put_cleanup, put ? h : NULL);
 	while (!ret && !tmp) {
@@ -611,12 +805,16 @@ static int pt_getnext_wait(struct pt_handle *h, int put, trace_id_t trid,
 					abstime->tv_nsec >= 1000000000)) {
 			ret = EINVAL;
 		} else {
-			ret = pt_wait(trid, how == 2 ? abstime : NULL);
+			if (hold)
+				ret = pt_hold_sleep();
+			else
+				ret = pt_wait(trid, how == 2 ? abstime : NULL);
 			if (ret)
 				break;
 			if (how == 2 && pt_deadline_passed(abstime))
 				how = 3;	/* one last try, then ETIMEDOUT */
-			ret = pt_try_read(h, out, got);
+			ret = pt_try_read(h, out, got, &held);
+			hold = held;
 			tmp = *got;
 		}
 	}
@@ -633,7 +831,7 @@ static inline __attribute__((always_inline)) int pt_getnext(trace_id_t trid, str
 		.ev = ev, .data = data, .num_bytes = num_bytes, .data_len = data_len,
 	};
 	struct pt_handle *h;
-	int ret, got, put;
+	int ret, got, put, held;
 
 	if (!ev || !data_len || !unavailable || (num_bytes && !data))
 		return EINVAL;
@@ -641,9 +839,9 @@ static inline __attribute__((always_inline)) int pt_getnext(trace_id_t trid, str
 	if (!h)
 		return EINVAL;
 	/* An event at hand: no cancellation point, no cleanup handler. */
-	ret = pt_try_read(h, &out, &got);
+	ret = pt_try_read(h, &out, &got, &held);
 	if (!ret && !got && mode != 1)
-		ret = pt_getnext_wait(h, put, trid, &out, mode, abstime, &got);
+		ret = pt_getnext_wait(h, put, trid, &out, mode, abstime, &got, held);
 	if (put)
 		pt_handle_put(h);
 	if (!ret)

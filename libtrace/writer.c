@@ -13,7 +13,10 @@
  *   - to reuse bytes (LOOP) raise ctl->oldest past them first, then a
  *     release fence, then write: a reader that copied a record and then
  *     sees oldest <= its position knows the copy is intact;
- *   - a record is committed by a release store of ctl->head.
+ *   - a record is committed by a release store of ctl->head;
+ *   - ctl->inflight_ts says a record is being written and with which
+ *     timestamp (pt_wlane_stamp()), so that readers do not let later
+ *     records of other lanes overtake it; cleared after the commit.
  * Lanes are mapped on demand, kept in a process-wide pool and lent to one
  * thread at a time; a lane whose stream went away is unmapped once no
  * thread holds it.
@@ -161,12 +164,32 @@ static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size
 }
 
 /*
+ * The timestamp of the record being written into @w, taken as late as
+ * possible (after the payload copy, the first time the event is written
+ * anywhere) and published in @w->ctl->inflight_ts until the commit: a
+ * reader merging lanes holds back later records of other lanes meanwhile,
+ * so a writer stopped between its clock read and its commit does not see
+ * its event overtaken (Documentation/design.md, "Order across lanes").
+ * The marker covers the clock read itself, where a signal is delivered
+ * when the clock is a system call.  Plain stores in our own cache line.
+ */
+static inline uint64_t pt_wlane_stamp(struct pt_wlane *w, struct pt_wevent *ev)
+{
+	if (!ev->timestamp) {
+		PT_STORE(&w->ctl->inflight_ts, POSIX_TRACE_INFLIGHT_CLOCK);
+		ev->timestamp = pt_now();
+	}
+	PT_STORE(&w->ctl->inflight_ts, ev->timestamp);
+	return ev->timestamp;
+}
+
+/*
  * Write @ev into @w.  Returns 0 when the kernel must take the event (it is
  * larger than a lane), 1 when it was written or, the lane being full,
  * lost as the stream's policy says.
  */
 static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stream *slot,
-			  const struct pt_wevent *ev, const struct pt_wthread *t)
+			  struct pt_wevent *ev, const struct pt_wthread *t)
 {
 	uint32_t max = PT_LOAD(&slot->max_data);
 	size_t len = ev->data ? ev->len : 0;
@@ -199,30 +222,33 @@ static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stre
 		r->data_len = (uint32_t)len;
 		r->flags = flags;
 		r->seq = w->seq;
-		r->timestamp = ev->timestamp;
 		r->thread = t->self;
 		r->address = (uint64_t)(uintptr_t)ev->address;
 		if (len)
 			memcpy(r + 1, ev->data, len);
+		r->timestamp = pt_wlane_stamp(w, ev);
 	} else {
 		static const uint8_t zero[8];
 		struct posix_trace_record rec = {
 			.size = (uint32_t)size, .event_id = ev->id, .tid = t->tid,
 			.data_len = (uint32_t)len, .flags = flags, .seq = w->seq,
-			.timestamp = ev->timestamp, .thread = t->self,
+			.thread = t->self,
 			.address = (uint64_t)(uintptr_t)ev->address,
 		};
 
-		pt_ring_write(w->ring, w->size, off, &rec, sizeof(rec));
 		pt_ring_write(w->ring, w->size, (off + sizeof(rec)) % w->size,
 			      ev->data, len);
 		pt_ring_write(w->ring, w->size, (off + sizeof(rec) + len) % w->size,
 			      zero, size - sizeof(rec) - len);
+		rec.timestamp = pt_wlane_stamp(w, ev);
+		pt_ring_write(w->ring, w->size, off, &rec, sizeof(rec));
 	}
 	w->seq++;
 	w->head += size;
 	w->off = off + size >= w->size ? off + size - w->size : off + size;
 	PT_STORE_REL(&w->ctl->head, w->head);
+	/* After head: a reader that sees 0 then sees the record. */
+	PT_STORE_REL(&w->ctl->inflight_ts, 0);
 	if (__builtin_expect(PT_LOAD(&w->ctl->waiting), 0))
 		pt_wlane_notify(w, POSIX_TRACE_NOTIFY_WAKE);
 	return 1;
@@ -243,7 +269,14 @@ static int pt_wlane_open(struct pt_wlane *w, uint32_t trid)
 		p = mmap(NULL, wr.mmap_size, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	} else {
-		if (pt_ioctl(POSIX_TRACE_IOC_WRITER_OPEN, &wr))
+		int ret, tries = 0;
+
+		/* The kernel's lock wait is interruptible; a signal must not
+		 * leave the thread without a lane until the page changes. */
+		do
+			ret = pt_ioctl(POSIX_TRACE_IOC_WRITER_OPEN, &wr);
+		while (ret == EINTR && ++tries < 16);
+		if (ret)
 			return -1;
 		if (wr.data_offset < sizeof(*w->ctl) || wr.data_size < wr.capacity ||
 		    wr.capacity < PT_RECORD_HDR_SIZE ||
@@ -420,7 +453,7 @@ static int pt_filtered(const struct posix_trace_proc_stream *slot, uint32_t id)
 void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *ev)
 {
 	struct pt_wthread *t = &pt_wt;
-	unsigned int k, n;
+	unsigned int k, n, kernel = 0;
 
 	if (t->busy || pt_data_suspect(ev)) {
 		/* A signal handler interrupted this thread's write, or the
@@ -446,14 +479,20 @@ void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *e
 
 		if (state == POSIX_TRACE_SLOT_OFF || pt_filtered(slot, ev->id))
 			continue;
-		/* After the state check: no event precedes its START. */
-		if (!ev->timestamp)
-			ev->timestamp = pt_now();
+		/* The timestamp is taken after the state check, so no event
+		 * precedes its START, in pt_wlane_write(). */
 		if (state == POSIX_TRACE_SLOT_RECORD && w &&
 		    w->trid == PT_LOAD(&slot->trid) && pt_wlane_write(w, slot, ev, t))
 			continue;
-		if (!pt_fake)
-			pt_event_ioctl(PT_LOAD(&slot->trid), 0, ev);
+		kernel |= 1u << k;
+	}
+	/* After the lanes: an event no lane took is stamped by the kernel
+	 * under its lane lock (ev->timestamp 0), so no window opens between
+	 * stamp and commit; one that some lane took keeps that stamp, so
+	 * every stream holds the same event. */
+	for (k = 0; kernel && !pt_fake; k++, kernel >>= 1) {
+		if (kernel & 1)
+			pt_event_ioctl(PT_LOAD(&pg->slots[k].trid), 0, ev);
 	}
 	if (PT_LOAD(&pg->unslotted) && !pt_fake)
 		pt_event_ioctl(0, POSIX_TRACE_EVENT_UNSLOTTED, ev);

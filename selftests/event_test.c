@@ -8,6 +8,7 @@
 #include "pt_selftest.h"
 
 #include <stdatomic.h>
+#include <sys/resource.h>
 
 FIXTURE(event) {
 	trace_id_t trid;
@@ -601,6 +602,209 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 	}
 	ASSERT_EQ(0, pt_try(self->trid2, &ev));
 	ASSERT_NE(0, ev.unavailable);
+}
+
+/*
+ * The same, with the writers stopped at random points for a while: a
+ * signal handler that sleeps.  A writer stopped between taking its
+ * timestamp and committing its record must not see later events of the
+ * other threads delivered first (RULE-6, RULE-13): the reader holds them
+ * back while the record is in flight.  The writers run until CS_KICKS
+ * signals were sent and CS_MIN_EVENTS recorded (or CS_SECONDS passed), so
+ * that enough of them land inside an event whatever the machine's speed;
+ * CS_MAX_EVENTS per writer
+ * fit in its lane, so nothing is lost even if the reader falls behind.
+ */
+#define CS_SLEEP_MIN_US	20
+#define CS_SLEEP_SPAN_US 300
+#define CS_KICK_US	50
+#define CS_KICKS	4000
+#define CS_SECONDS	15
+#define CS_MIN_EVENTS	16000	/* in all, signals or not */
+#define CS_MAX_EVENTS	12000	/* x at most 120 bytes: in a 2 MiB lane */
+#define CS_NICE		10
+
+static _Thread_local uint64_t cs_rand;
+
+static void cs_sleep_handler(int sig)
+{
+	int saved = errno;
+	struct timespec d;
+
+	(void)sig;
+	if (!cs_rand)
+		cs_rand = (uint64_t)pt_gettid() * 0x9e3779b97f4a7c15ULL;
+	cs_rand ^= cs_rand << 13;
+	cs_rand ^= cs_rand >> 7;
+	cs_rand ^= cs_rand << 17;
+	d.tv_sec = 0;
+	d.tv_nsec = (long)(CS_SLEEP_MIN_US + cs_rand % CS_SLEEP_SPAN_US) * 1000;
+	nanosleep(&d, NULL);
+	errno = saved;
+}
+
+struct cs_writer {
+	trace_event_id_t id;
+	uint32_t idx;
+	pthread_t self;
+	atomic_int *go, *stop;
+	atomic_uint n;		/* events recorded */
+	atomic_int done;
+};
+
+static void *cs_write(void *p)
+{
+	struct cs_writer *w = p;
+	struct cw_rec r;
+	uint32_t s;
+
+	w->self = pthread_self();
+	/* Below the kicker, which must not starve (a nicer value is always
+	 * allowed); being preempted more is no harm here either. */
+	setpriority(PRIO_PROCESS, (id_t)pt_gettid(), CS_NICE);
+	while (!atomic_load(w->go))
+		;
+	for (s = 0; s < CS_MAX_EVENTS && !atomic_load(w->stop); s++) {
+		cw_make(&r, w->idx, s);
+		posix_trace_event(w->id, &r, offsetof(struct cw_rec, fill) +
+				  r.len);
+		atomic_store(&w->n, s + 1);
+	}
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+struct cs_kicker {
+	pthread_t *th;
+	struct cs_writer *w;
+	atomic_int stop;	/* the writers' */
+	long kicks;
+};
+
+static bool cs_all_done(const struct cs_writer *w)
+{
+	int i;
+
+	for (i = 0; i < CW_THREADS; i++) {
+		if (!atomic_load(&w[i].done))
+			return false;
+	}
+	return true;
+}
+
+static uint64_t cs_recorded(const struct cs_writer *w)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < CW_THREADS; i++)
+		n += atomic_load(&w[i].n);
+	return n;
+}
+
+static void *cs_kick(void *p)
+{
+	struct cs_kicker *k = p;
+	const struct timespec d = { .tv_nsec = CS_KICK_US * 1000 };
+	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) + CS_SECONDS * PT_NSEC_PER_SEC;
+	unsigned int i;
+
+	for (i = 0; (k->kicks < CS_KICKS || cs_recorded(k->w) < CS_MIN_EVENTS) &&
+		    !cs_all_done(k->w) && pt_now_ns(CLOCK_MONOTONIC) < end; i++) {
+		if (pthread_kill(k->th[i % CW_THREADS], SIGUSR2) == 0)
+			k->kicks++;
+		if (i % CW_THREADS == CW_THREADS - 1)
+			nanosleep(&d, NULL);
+	}
+	atomic_store(&k->stop, 1);
+	return NULL;
+}
+
+/* REQ: RULE-6 RULE-13 GETNEXT-C5 GETNEXT-C6 */
+TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
+{
+	struct cs_writer w[CW_THREADS];
+	uint32_t next[CW_THREADS] = { 0 };
+	pthread_t th[CW_THREADS], kt;
+	struct cs_kicker k = { .th = th, .w = w };
+	struct sigaction sa;
+	atomic_int go = 0;
+	trace_event_id_t id;
+	uint64_t prev_ts = 0, recorded = 0, end;
+	uint32_t prev_thread = 0, prev_seq = 0;
+	struct pt_ev ev;
+	int i, total = 0, ret;
+
+	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
+	self->trid = 0;
+	ASSERT_EQ(0, pt_create(0, 2 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, posix_trace_eventid_open("stopped", &id));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cs_sleep_handler;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGUSR2, &sa, NULL));
+	atomic_store(&k.stop, 0);
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < CW_THREADS; i++) {
+		w[i].id = id;
+		w[i].idx = i;
+		w[i].go = &go;
+		w[i].stop = &k.stop;
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, cs_write, &w[i]));
+	}
+	ASSERT_EQ(0, pthread_create(&kt, NULL, cs_kick, &k));
+	atomic_store(&go, 1);
+
+	end = pt_now_ns(CLOCK_MONOTONIC) + 4 * CS_SECONDS * PT_NSEC_PER_SEC;
+	for (;;) {
+		struct cw_rec r;
+		uint64_t ts;
+
+		ret = pt_timed_ms(self->trid2, &ev, 200);
+		if (ret == ETIMEDOUT) {
+			ASSERT_LT(pt_now_ns(CLOCK_MONOTONIC), end)
+				TH_LOG("after %d events", total);
+			if (!cs_all_done(w))
+				continue;
+			/* Everything is committed: one last look. */
+			ASSERT_EQ(0, pt_try(self->trid2, &ev));
+			if (ev.unavailable)
+				break;
+			ret = 0;
+		}
+		ASSERT_EQ(0, ret) TH_LOG("after %d events", total);
+		ASSERT_EQ(0, ev.unavailable);
+		ASSERT_EQ(id, ev.info.posix_event_id)
+			TH_LOG("unexpected %s after %d events",
+			       pt_id_str(ev.info.posix_event_id), total);
+		ASSERT_GE(ev.len, offsetof(struct cw_rec, fill));
+		memset(&r, 0, sizeof(r));
+		memcpy(&r, ev.data, ev.len);
+		ASSERT_LT(r.thread, (uint32_t)CW_THREADS);
+		ASSERT_EQ(cw_check(&r), r.check) TH_LOG("torn event");
+		ASSERT_EQ(next[r.thread], r.seq) TH_LOG("thread %u", r.thread);
+		next[r.thread]++;
+		ts = pt_ts_ns(&ev.info.posix_timestamp);
+		ASSERT_GE(ts, prev_ts)
+			TH_LOG("timestamps go backwards by %llu ns after %d events: thread %u event %u after thread %u event %u",
+			       (unsigned long long)(prev_ts - ts), total,
+			       r.thread, r.seq, prev_thread, prev_seq);
+		prev_thread = r.thread;
+		prev_seq = r.seq;
+		prev_ts = ts;
+		total++;
+	}
+	pthread_join(kt, NULL);
+	for (i = 0; i < CW_THREADS; i++) {
+		pthread_join(th[i], NULL);
+		EXPECT_EQ(atomic_load(&w[i].n), next[i]) TH_LOG("thread %d", i);
+		recorded += atomic_load(&w[i].n);
+	}
+	signal(SIGUSR2, SIG_IGN);
+	TH_LOG("%ld signals, %d events", k.kicks, total);
+	ASSERT_EQ(recorded, (uint64_t)total);
+	ASSERT_GT(k.kicks, 0);
 }
 
 /* ---------------------------------------------------------------- */

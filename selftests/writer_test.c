@@ -1784,4 +1784,240 @@ TEST_F(writer, until_full_lane_stops_the_stream_with_stop_auto)
 	free(evs);
 }
 
+/* ------------------------------------------------------------------ */
+/* 9. A record in flight                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A writer publishes the timestamp of the record it is writing in its
+ * lane's inflight_ts; the reader holds back later records of other lanes
+ * until it is cleared, for at most PT_INFLIGHT_NS (libtrace/read.c) past
+ * the stamp.  Here the main thread plays the writer in flight through its
+ * own lane's mapping, other threads record, and the main thread reads.
+ */
+#define IF_BOUND_NS	(200 * 1000 * 1000ULL)	/* read.c PT_INFLIGHT_NS */
+/* A run slower than this cannot tell a hold from its expiry: run again. */
+#define IF_QUICK_NS	(IF_BOUND_NS / 2)
+#define IF_TRIES	5
+#define IF_FORGED	1000u
+
+struct if_rec {
+	uint32_t first, n;
+};
+
+static void *if_record(void *p)
+{
+	const struct if_rec *r = p;
+	uint32_t i, v;
+
+	for (i = 0; i < r->n; i++) {
+		v = r->first + i;
+		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &v, sizeof(v));
+	}
+	return NULL;
+}
+
+/* Another thread (so another lane) records @n events @first, @first+1.. */
+static int if_other_thread_records(uint32_t first, uint32_t n)
+{
+	struct if_rec r = { .first = first, .n = n };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, if_record, &r))
+		return -1;
+	return pthread_join(t, NULL);
+}
+
+/* A stream tracing this process, and the main thread's lane in it. */
+static int if_setup(trace_id_t *trid, struct lane *l)
+{
+	uint32_t v = 0;
+	struct pt_ev ev;
+
+	if (pt_create(0, 1 << 20, POSIX_TRACE_LOOP, 0, trid) ||
+	    pt_start_and_skip(*trid))
+		return -1;
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &v, sizeof(v));
+	if (!find_the_lane(l) || pt_try(*trid, &ev) || ev.unavailable ||
+	    pt_try(*trid, &ev) || !ev.unavailable)
+		return -1;
+	return 0;
+}
+
+static void if_set(const struct lane *l, uint64_t v)
+{
+	__atomic_store_n(&l->ctl->inflight_ts, v, __ATOMIC_RELEASE);
+}
+
+/* Finish the record in flight as the library would: record, head, then
+ * clear the stamp. */
+static void if_commit(const struct lane *l, uint64_t ts, uint32_t v)
+{
+	uint8_t buf[ROUND8(REC_HDR + sizeof(v))];
+	uint64_t head = lane_head(l);
+	struct posix_trace_record rec = {
+		.size = sizeof(buf), .event_id = POSIX_TRACE_UNNAMED_USEREVENT,
+		.tid = (uint32_t)pt_gettid(), .data_len = sizeof(v),
+		.timestamp = ts, .thread = (uint64_t)pthread_self(),
+	};
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &rec, sizeof(rec));
+	memcpy(buf + REC_HDR, &v, sizeof(v));
+	lane_put(l, head, buf, sizeof(buf));
+	__atomic_store_n(&l->ctl->head, head + sizeof(buf), __ATOMIC_RELEASE);
+	if_set(l, 0);
+}
+
+static uint32_t if_payload(const struct pt_ev *ev)
+{
+	uint32_t v = UINT32_MAX;
+
+	if (ev->len == sizeof(v))
+		memcpy(&v, ev->data, sizeof(v));
+	return v;
+}
+
+struct if_reader {
+	trace_id_t trid;
+	struct pt_ev ev;
+	int ret;
+};
+
+static void *if_blocked_read(void *p)
+{
+	struct if_reader *r = p;
+
+	r->ret = pt_timed_ms(r->trid, &r->ev, 5000);
+	return NULL;
+}
+
+/* REQ: RULE-6 RULE-13 GETNEXT-C5 TGETNEXT-2 */
+TEST_F(writer, record_in_flight_is_delivered_before_later_records_of_other_lanes)
+{
+	struct if_reader rd;
+	struct pt_ev ev;
+	uint64_t t0, t1, tc;
+	struct lane a;
+	pthread_t th;
+	uint32_t i;
+	int try;
+
+	for (try = 0; try < IF_TRIES; try++) {
+		if (self->trid > 0)
+			posix_trace_shutdown(self->trid);
+		self->trid = 0;
+		ASSERT_EQ(0, if_setup(&self->trid, &a));
+		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		if_set(&a, t0);
+		ASSERT_EQ(0, if_other_thread_records(1, 3));
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		t1 = pt_now_ns(CLOCK_MONOTONIC);
+		if (t1 - t0 >= IF_QUICK_NS)
+			continue;
+		/* Three later events are there, and wait. */
+		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", ev_desc(&ev));
+
+		/* A blocked reader wakes up when the record is committed. */
+		memset(&rd, 0, sizeof(rd));
+		rd.trid = self->trid;
+		ASSERT_EQ(0, pthread_create(&th, NULL, if_blocked_read, &rd));
+		pt_sleep_ms(2);
+		tc = pt_now_ns(CLOCK_MONOTONIC);
+		if_commit(&a, t0, IF_FORGED);
+		pthread_join(th, NULL);
+		if (tc - t0 >= IF_QUICK_NS)
+			continue;
+		ASSERT_EQ(0, rd.ret);
+		ASSERT_EQ(0, rd.ev.unavailable);
+		ASSERT_EQ(IF_FORGED, if_payload(&rd.ev))
+			TH_LOG("got %s", ev_desc(&rd.ev));
+		for (i = 1; i <= 3; i++) {
+			ASSERT_EQ(0, pt_try(self->trid, &ev));
+			ASSERT_EQ(0, ev.unavailable);
+			ASSERT_EQ(i, if_payload(&ev));
+		}
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_NE(0, ev.unavailable);
+		break;
+	}
+	ASSERT_LT(try, IF_TRIES) TH_LOG("too slow to tell, %d times", try);
+}
+
+/*
+ * A writer killed with its stamp set, or while reading the clock: never
+ * cleared.  Other lanes wait for the bound once, then never again.
+ */
+static void if_stuck(struct __test_metadata *_metadata, trace_id_t trid,
+		     const struct lane *a, bool marker)
+{
+	struct pt_ev ev;
+	uint64_t t0, t1;
+	uint32_t i;
+
+	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	if_set(a, marker ? POSIX_TRACE_INFLIGHT_CLOCK : t0);
+	ASSERT_EQ(0, if_other_thread_records(1, 3));
+	ASSERT_EQ(0, pt_timed_ms(trid, &ev, 5000));
+	t1 = pt_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, ev.unavailable);
+	ASSERT_EQ(1u, if_payload(&ev));
+	ASSERT_GE(t1 - t0, IF_BOUND_NS) TH_LOG("not held");
+	TH_LOG("held %llu ms", (unsigned long long)((t1 - t0) / 1000000));
+	/* Once, not for every event: the rest come at once. */
+	ASSERT_EQ(0, if_other_thread_records(4, 100));
+	for (i = 2; i <= 103; i++) {
+		ASSERT_EQ(0, pt_try(trid, &ev));
+		ASSERT_EQ(0, ev.unavailable) TH_LOG("event %u held", i);
+		ASSERT_EQ(i, if_payload(&ev));
+	}
+	ASSERT_EQ(0, pt_try(trid, &ev));
+	ASSERT_NE(0, ev.unavailable);
+}
+
+/* REQ: GETNEXT-C5 TGETNEXT-2 (trust: a stuck in-flight stamp) */
+TEST_F(writer, stuck_in_flight_stamp_holds_other_lanes_once_for_the_bound)
+{
+	struct lane a;
+
+	ASSERT_EQ(0, if_setup(&self->trid, &a));
+	if_stuck(_metadata, self->trid, &a, false);
+}
+
+/* REQ: GETNEXT-C5 TGETNEXT-2 (trust: a stuck clock-read marker) */
+TEST_F(writer, stuck_clock_marker_holds_other_lanes_once_for_the_bound)
+{
+	struct lane a;
+
+	ASSERT_EQ(0, if_setup(&self->trid, &a));
+	if_stuck(_metadata, self->trid, &a, true);
+}
+
+/* REQ: GETNEXT-C5 (trust: garbage in-flight stamps) */
+TEST_F(writer, garbage_in_flight_stamps_hold_nothing)
+{
+	const uint64_t hour = 3600 * PT_NSEC_PER_SEC;
+	uint64_t now = pt_now_ns(CLOCK_MONOTONIC);
+	const uint64_t garbage[] = {
+		2, now - hour, now + hour, UINT64_MAX, (uint64_t)1 << 63,
+	};
+	struct pt_ev ev;
+	struct lane a;
+	uint32_t i, k, next = 1;
+
+	ASSERT_EQ(0, if_setup(&self->trid, &a));
+	for (k = 0; k < sizeof(garbage) / sizeof(garbage[0]); k++) {
+		if_set(&a, garbage[k]);
+		ASSERT_EQ(0, if_other_thread_records(next, 2));
+		for (i = 0; i < 2; i++, next++) {
+			ASSERT_EQ(0, pt_try(self->trid, &ev));
+			ASSERT_EQ(0, ev.unavailable)
+				TH_LOG("held by %#llx", (unsigned long long)garbage[k]);
+			ASSERT_EQ(next, if_payload(&ev));
+		}
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_NE(0, ev.unavailable);
+	}
+}
+
 TEST_HARNESS_MAIN

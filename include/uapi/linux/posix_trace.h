@@ -254,6 +254,9 @@ struct posix_trace_writer_desc {
 	__u64 reserved[3];
 };
 
+/* posix_trace_writer_ctl.inflight_ts while the writer reads the clock. */
+#define POSIX_TRACE_INFLIGHT_CLOCK	1ULL
+
 /**
  * struct posix_trace_writer_ctl - first page of a writer lane, shared by the
  * traced process (which writes the first cache line) and the controller
@@ -266,6 +269,11 @@ struct posix_trace_writer_desc {
  * @lost_timestamp: writer: timestamp of that record.
  * @overrun:	writer: set to 1 when a record was lost; the kernel reads
  *		and clears it for posix_trace_get_status().
+ * @inflight_ts: writer: timestamp of the record being written, or
+ *		POSIX_TRACE_INFLIGHT_CLOCK while the writer reads the clock
+ *		for it, 0 when no record is being written; cleared after
+ *		@head.  The reader holds back later records of other lanes
+ *		until it clears, within a time bound (it is not trusted).
  * @tail:	reader: position of the next record it will read.
  * @waiting:	reader (set by the kernel in POSIX_TRACE_IOC_WAIT): a reader
  *		sleeps; the writer then asks for a wake-up.
@@ -277,7 +285,8 @@ struct posix_trace_writer_ctl {
 	__u64 lost_timestamp;
 	__u32 overrun;
 	__u32 pad0;
-	__u64 pad1[3];
+	__u64 inflight_ts;
+	__u64 pad1[2];
 	__u64 tail;
 	__u32 waiting;
 	__u32 pad2;
