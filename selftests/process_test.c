@@ -826,26 +826,6 @@ static void *wait_and_record(void *p)
 	_exit(0);	/* the whole group */
 }
 
-/* Scheduler state letter of process @pid ('?' if unknown). */
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return '?';
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return '?';
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
 /* REQ: CREATE-6 5.16 (a group whose leader exited is still there) */
 TEST_F(proc, process_whose_leader_exited_is_traced_through_its_other_threads)
 {
@@ -868,9 +848,9 @@ TEST_F(proc, process_whose_leader_exited_is_traced_through_its_other_threads)
 	}
 	self->child = pid;
 	close(go[0]);
-	for (i = 0; i < 5000 && proc_state(pid) != 'Z'; i++)
+	for (i = 0; i < 5000 && pt_proc_state(pid) != 'Z'; i++)
 		pt_sleep_ms(1);
-	ASSERT_EQ('Z', proc_state(pid));
+	ASSERT_EQ('Z', pt_proc_state(pid));
 
 	ASSERT_EQ(0, pt_create(pid, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(0, pt_start_and_skip(self->trid));
@@ -920,7 +900,7 @@ static void *last_thread_slow_exit(void *p)
 		last = i;
 	for (i = 0; i < 8 && last > fd; i++)	/* room to read /proc */
 		close(last--);
-	while (proc_state(getpid()) != 'Z')	/* the leader went first */
+	while (pt_proc_state(getpid()) != 'Z')	/* the leader went first */
 		pt_sleep_ms(1);
 	if (write(fd, &tid, sizeof(tid)) != sizeof(tid))
 		_exit(2);

@@ -461,14 +461,13 @@ static inline pid_t pt_gettid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-/* Scheduler state letter of thread @tid of this process ('?' if unknown). */
-static inline char pt_task_state(pid_t tid)
+/* Scheduler state letter in the stat file @path ('?' if unknown). */
+static inline char pt_stat_state(const char *path)
 {
-	char path[64], buf[512], *p;
+	char buf[512], *p;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return '?';
@@ -481,6 +480,24 @@ static inline char pt_task_state(pid_t tid)
 	if (!p || p[1] != ' ')
 		return '?';
 	return p[2];
+}
+
+/* Scheduler state letter of thread @tid of this process ('?' if unknown). */
+static inline char pt_task_state(pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	return pt_stat_state(path);
+}
+
+/* Scheduler state letter of process @pid ('?' if unknown). */
+static inline char pt_proc_state(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return pt_stat_state(path);
 }
 
 /* Wait (polling) until thread @tid sleeps interruptibly; false on timeout. */
