@@ -34,10 +34,13 @@ __attribute__((constructor)) static void pt_logs_init(void)
 
 static void pt_log_put(struct pt_log *l)
 {
+	int err = errno;
+
 	if (atomic_fetch_sub(&l->refs, 1) != 1)
 		return;
 	pt_log_free_contents(l);
 	close(l->fd);
+	errno = err;
 	pthread_mutex_destroy(&l->lock);
 	free(l);
 }
