@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "handle.h"
+#include "log_read.h"
 
 /* The read-only region is written by the kernel only; still, check the
  * layout once so a kernel bug cannot send the reader outside it. */
@@ -221,6 +222,8 @@ PT_EXPORT int posix_trace_get_attr(trace_id_t trid, trace_attr_t *attr)
 
 	if (!attr)
 		return EINVAL;
+	if (trid < 0)
+		return pt_log_get_attr(trid, attr);
 	h = pt_handle_get(trid);
 	if (!h)
 		return EINVAL;
@@ -238,6 +241,8 @@ PT_EXPORT int posix_trace_get_status(trace_id_t trid,
 
 	if (!statusinfo)
 		return EINVAL;
+	if (trid < 0)
+		return pt_log_get_status(trid, statusinfo);
 	h = pt_handle_get(trid);
 	if (!h)
 		return EINVAL;

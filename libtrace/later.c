@@ -2,7 +2,8 @@
 /*
  * Functions of options that are not implemented yet.  They fail with
  * ENOSYS (a documented additional error, spec 5.26) rather than pretend:
- *   Trace Log (create_withlog, flush, open, rewind, close): issue 5
+ *   Trace Log, writing (create_withlog, flush): issue 5; reading logs is
+ *   log_open.c
  */
 #include <errno.h>
 #include "internal.h"
@@ -17,27 +18,8 @@ PT_EXPORT int posix_trace_create_withlog(pid_t pid, const trace_attr_t *restrict
 	return ENOSYS;
 }
 
+/* Pre-recorded trids (negative, log_open.c) are never flushable. */
 PT_EXPORT int posix_trace_flush(trace_id_t trid)
 {
-	(void)trid;
-	return ENOSYS;
-}
-
-PT_EXPORT int posix_trace_open(int file_desc, trace_id_t *trid)
-{
-	(void)file_desc;
-	(void)trid;
-	return ENOSYS;
-}
-
-PT_EXPORT int posix_trace_rewind(trace_id_t trid)
-{
-	(void)trid;
-	return ENOSYS;
-}
-
-PT_EXPORT int posix_trace_close(trace_id_t trid)
-{
-	(void)trid;
-	return ENOSYS;
+	return trid < 0 ? EINVAL : ENOSYS;
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include "handle.h"
+#include "log_read.h"
 
 static const char *const pt_system_names[] = {
 	[POSIX_TRACE_ID_ERROR] = "posix_trace_error",
@@ -48,6 +49,8 @@ PT_EXPORT int posix_trace_eventid_get_name(trace_id_t trid, trace_event_id_t eve
 
 	if (!event_name)
 		return EINVAL;
+	if (trid < 0)
+		return pt_log_get_name(trid, event, event_name);
 	h = pt_handle_get(trid);
 	if (!h)
 		return EINVAL;
@@ -102,6 +105,8 @@ PT_EXPORT int posix_trace_eventtypelist_getnext_id(trace_id_t trid,
 
 	if (!event || !unavailable)
 		return EINVAL;
+	if (trid < 0)
+		return pt_log_typelist_next(trid, event, unavailable);
 	h = pt_handle_get(trid);
 	if (!h)
 		return EINVAL;
@@ -125,8 +130,11 @@ PT_EXPORT int posix_trace_eventtypelist_getnext_id(trace_id_t trid,
 
 PT_EXPORT int posix_trace_eventtypelist_rewind(trace_id_t trid)
 {
-	struct pt_handle *h = pt_handle_get(trid);
+	struct pt_handle *h;
 
+	if (trid < 0)
+		return pt_log_typelist_rewind(trid);
+	h = pt_handle_get(trid);
 	if (!h)
 		return EINVAL;
 	pt_lock(&h->lock);

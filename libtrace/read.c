@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include "handle.h"
+#include "log_read.h"
 
 #define PT_LOAD_ACQ(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define PT_LOAD(p)	__atomic_load_n((p), __ATOMIC_RELAXED)
@@ -835,6 +836,9 @@ static inline __attribute__((always_inline)) int pt_getnext(trace_id_t trid, str
 
 	if (!ev || !data_len || !unavailable || (num_bytes && !data))
 		return EINVAL;
+	if (trid < 0)	/* pre-recorded (log_open.c); trygetnext: never */
+		return mode == 1 ? EINVAL :
+			pt_log_getnext(trid, ev, data, num_bytes, data_len, unavailable);
 	h = pt_handle_cached(trid, &put);
 	if (!h)
 		return EINVAL;

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Writes the seed corpus (corpus/) from the test writer: a complete
+ * sequential log, the same cut short, one with unknown blocks, and a
+ * LOOP ring log.  Run by "make corpus"; the files are kept in git.
+ */
+#include <stdio.h>
+#include "log_writer.h"
+
+static void save(const char *path, const struct lw_log *w, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(w->buf, 1, len, f) != len || fclose(f))
+		perror(path), exit(1);
+}
+
+int main(void)
+{
+	static const trace_event_id_t ids[] = { 1, 2, 3, 256, 257 };
+	static const char *const names[] = { "posix_trace_error", "posix_trace_start",
+					     "posix_trace_stop", "unnamed", "user" };
+	struct posix_trace_status_info st = { .posix_stream_status = POSIX_TRACE_SUSPENDED };
+	struct lw_event ev[6];
+	struct lw_log w;
+	uint64_t x = 1;
+	unsigned int i;
+
+	for (i = 0; i < 6; i++)
+		ev[i] = (struct lw_event){ .id = 256 + i % 2, .pid = 7, .tid = 8 + i,
+					   .ts = 5000000000ull + i, .data = "payload",
+					   .data_len = i };
+	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "seq", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 5);
+	lw_events(&w, ev, 3);
+	lw_types(&w, ids + 4, names + 4, 1);
+	lw_events(&w, ev + 3, 3);
+	lw_status(&w, &st);
+	save("corpus/seq", &w, w.end);
+	save("corpus/seq-cut", &w, w.end - 50);
+	lw_append(&w, 99, 1, &x, sizeof(x));
+	w.end += lw_block_at(&w, w.end, 98, PT_LOG_BF_CRITICAL, w.seq++, 1, &x, sizeof(x));
+	save("corpus/seq-unknown", &w, w.end);
+	free(w.buf);
+
+	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 3, 256);
+	lw_info(&w, "ring", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
+	lw_types(&w, ids + 3, names + 3, 2);
+	lw_slot(&w, 1, 4, ev, 2);
+	lw_slot(&w, 2, 5, ev + 2, 2);
+	lw_slot(&w, 0, 6, ev + 4, 2);
+	lw_status(&w, &st);
+	save("corpus/ring", &w, w.len);
+	free(w.buf);
+	return 0;
+}

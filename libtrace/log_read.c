@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Parsing a trace log (Documentation/log-format.md) for a pre-recorded
+ * stream.  The file may be hostile, truncated, or still being written:
+ *   - the header and the first block (INFO) must be valid, else EINVAL;
+ *   - metadata (TYPES, STATUS) is scanned in file order up to the first
+ *     block that is incomplete or fails its checks, and the scan goes on
+ *     from there whenever a reader reaches its end, so a growing log shows
+ *     its new blocks and a damaged one ends at its last good block;
+ *   - events are delivered only from blocks the scan accepted (sequential
+ *     layout) or, in the ring layout, from valid slots in seq order.
+ * Memory: one block buffer (at most block_max <= PT_LOG_BLOCK_LIMIT), one
+ * slot array (at most PT_LOG_SLOTS_MAX) and the name table (at most
+ * __POSIX_TRACE_ID_NR names of TRACE_EVENT_NAME_MAX bytes).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "log_format.h"
+#include "log_read.h"
+
+enum { PT_LOAD_OK, PT_LOAD_SHORT, PT_LOAD_BAD };
+
+/* The fuzz target (fuzz/) is built with this defined: mutated inputs then
+ * reach the parsing behind the CRCs instead of stopping at them. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define PT_CRC_BAD(a, b)	((void)(a), (void)(b), 0)
+#else
+#define PT_CRC_BAD(a, b)	((a) != (b))
+#endif
+
+static int pt_pread_all(int fd, void *buf, size_t len, uint64_t pos)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = pread(fd, (char *)buf + done, len - done, (off_t)(pos + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? PT_LOAD_BAD : PT_LOAD_SHORT;
+		done += (size_t)n;
+	}
+	return PT_LOAD_OK;
+}
+
+static uint64_t pt_file_size(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || st.st_size < 0)
+		return 0;
+	return (uint64_t)st.st_size;
+}
+
+/*
+ * Load the block at @pos, at most @max bytes long, into l->blk.  SHORT:
+ * not all of it is in the file (yet); BAD: it is not a valid block.
+ */
+static int pt_log_load(struct pt_log *l, uint64_t pos, uint64_t max, uint64_t fsize)
+{
+	uint8_t h[PT_LOG_BLOCK_HDR];
+	uint32_t len;
+	uint8_t *buf;
+	int ret;
+
+	if (max > l->block_max)
+		max = l->block_max;
+	if (pos > fsize || fsize - pos < PT_LOG_BLOCK_HDR)
+		return PT_LOAD_SHORT;
+	ret = pt_pread_all(l->fd, h, sizeof(h), pos);
+	if (ret)
+		return ret;
+	len = pt_le32(h + PT_LOG_B_LENGTH);
+	if (pt_le32(h + PT_LOG_B_MAGIC) != PT_LOG_BLOCK_MAGIC ||
+	    pt_le32(h + PT_LOG_B_TAG) != l->tag ||
+	    len < PT_LOG_BLOCK_HDR || len % 8 || len > max)
+		return PT_LOAD_BAD;
+	if (fsize - pos < len)
+		return PT_LOAD_SHORT;
+	if (len > l->blk_cap) {
+		buf = realloc(l->blk, len);
+		if (!buf)
+			return PT_LOAD_BAD;
+		l->blk = buf;
+		l->blk_cap = len;
+	}
+	ret = pt_pread_all(l->fd, l->blk, len, pos);
+	if (ret)
+		return ret;
+	/* Re-read: the header may have changed under a writer since. */
+	if (memcmp(l->blk, h, PT_LOG_BLOCK_HDR) ||
+	    PT_CRC_BAD(pt_log_crc(l->blk, len, PT_LOG_B_CRC), pt_le32(h + PT_LOG_B_CRC)))
+		return PT_LOAD_BAD;
+	return PT_LOAD_OK;
+}
+
+static uint32_t pt_blk_len(const struct pt_log *l)
+{
+	return pt_le32(l->blk + PT_LOG_B_LENGTH);
+}
+
+static int pt_policy_ok(uint32_t v, int a, int b, int c)
+{
+	return v == (uint32_t)a || v == (uint32_t)b || v == (uint32_t)c;
+}
+
+static int pt_parse_info(struct pt_log *l)
+{
+	const uint8_t *p = l->blk + PT_LOG_BLOCK_HDR;
+	uint32_t plen = pt_blk_len(l) - PT_LOG_BLOCK_HDR;
+	trace_attr_t *a = &l->attr;
+	uint32_t isize, nlen;
+	uint64_t res;
+
+	if (pt_le16(l->blk + PT_LOG_B_TYPE) != PT_LOG_BT_INFO || plen < PT_LOG_INFO_V1)
+		return EINVAL;
+	isize = pt_le32(p + PT_LOG_I_SIZE);
+	nlen = pt_le32(p + PT_LOG_I_NAME_LEN);
+	if (isize < PT_LOG_INFO_V1 || isize % 8 || isize > plen ||
+	    nlen >= sizeof(a->__name) || nlen > plen - isize ||
+	    memchr(p + isize, 0, nlen))
+		return EINVAL;
+	if (pt_le32(p + PT_LOG_I_INHERIT) > POSIX_TRACE_INHERITED ||
+	    !pt_policy_ok(pt_le32(p + PT_LOG_I_STREAM_POLICY), POSIX_TRACE_LOOP,
+			  POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_FLUSH) ||
+	    !pt_policy_ok(pt_le32(p + PT_LOG_I_LOG_POLICY), POSIX_TRACE_LOOP,
+			  POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND))
+		return EINVAL;
+	memset(a, 0, sizeof(*a));
+	a->__magic = PT_ATTR_MAGIC;
+	a->__flags = PT_ATTR_STREAM_POLICY_SET;
+	a->__inheritance = (int)pt_le32(p + PT_LOG_I_INHERIT);
+	a->__stream_policy = (int)pt_le32(p + PT_LOG_I_STREAM_POLICY);
+	a->__log_policy = (int)pt_le32(p + PT_LOG_I_LOG_POLICY);
+	a->__stream_size = (size_t)pt_le64(p + PT_LOG_I_STREAM_SIZE);
+	a->__max_data_size = (size_t)pt_le64(p + PT_LOG_I_MAX_DATA);
+	a->__log_size = (size_t)pt_le64(p + PT_LOG_I_LOG_SIZE);
+	l->created_real = pt_le64(p + PT_LOG_I_REALTIME);
+	l->created_mono = pt_le64(p + PT_LOG_I_MONOTONIC);
+	a->__create_time.tv_sec = (time_t)(l->created_real / 1000000000u);
+	a->__create_time.tv_nsec = (long)(l->created_real % 1000000000u);
+	res = pt_le64(p + PT_LOG_I_CLOCK_RES);
+	a->__clock_res.tv_sec = (time_t)(res / 1000000000u);
+	a->__clock_res.tv_nsec = (long)(res % 1000000000u);
+	memcpy(a->__genversion, p + PT_LOG_I_GENVERSION, PT_LOG_GENVERSION_LEN);
+	a->__genversion[PT_LOG_GENVERSION_LEN] = 0;
+	memcpy(a->__name, p + isize, nlen);
+	a->__name[nlen] = 0;
+	return 0;
+}
+
+/* Names already known stay: ids are never renamed (clear keeps them). */
+static void pt_parse_types(struct pt_log *l)
+{
+	uint32_t len = pt_blk_len(l), count = pt_le32(l->blk + PT_LOG_B_COUNT);
+	uint32_t off = PT_LOG_BLOCK_HDR, id, nlen, step;
+	const uint8_t *e;
+
+	for (; count; count--) {
+		if (len - off < PT_LOG_TYPE_HDR)
+			return;
+		e = l->blk + off;
+		id = pt_le32(e);
+		nlen = pt_le16(e + 4);
+		step = (uint32_t)PT_ROUND8(PT_LOG_TYPE_HDR + nlen);
+		if (!nlen || nlen > TRACE_EVENT_NAME_MAX || step > len - off ||
+		    memchr(e + PT_LOG_TYPE_HDR, 0, nlen))
+			return;
+		if (id < __POSIX_TRACE_ID_NR && !l->names[id])
+			l->names[id] = strndup((const char *)e + PT_LOG_TYPE_HDR, nlen);
+		off += step;
+	}
+}
+
+static void pt_parse_status(struct pt_log *l)
+{
+	const uint8_t *p = l->blk + PT_LOG_BLOCK_HDR;
+	struct posix_trace_status_info *s = &l->status;
+
+	if (pt_blk_len(l) - PT_LOG_BLOCK_HDR < PT_LOG_STATUS_V1 ||
+	    pt_le32(p + PT_LOG_S_SIZE) < PT_LOG_STATUS_V1)
+		return;
+	s->posix_stream_status = (int)pt_le32(p + 4);
+	s->posix_stream_full_status = (int)pt_le32(p + 8);
+	s->posix_stream_overrun_status = (int)pt_le32(p + 12);
+	s->posix_stream_flush_status = (int)pt_le32(p + 16);
+	s->posix_stream_flush_error = (int)pt_le32(p + 20);
+	s->posix_log_overrun_status = (int)pt_le32(p + 24);
+	s->posix_log_full_status = (int)pt_le32(p + 28);
+	l->finished = 1;
+}
+
+/*
+ * Scan the metadata from l->meta_end on, as far as the blocks are
+ * complete and valid.  In the sequential layout the scan ends for good
+ * after the STATUS trailer or at an unknown critical block.
+ */
+static void pt_log_scan(struct pt_log *l)
+{
+	uint64_t fsize = pt_file_size(l->fd);
+	uint16_t type;
+	uint32_t len;
+
+	while (!l->meta_done && l->meta_end < l->meta_limit) {
+		if (pt_log_load(l, l->meta_end, l->meta_limit - l->meta_end, fsize))
+			return;
+		type = pt_le16(l->blk + PT_LOG_B_TYPE);
+		len = pt_blk_len(l);
+		if (type == PT_LOG_BT_TYPES) {
+			pt_parse_types(l);
+		} else if (type == PT_LOG_BT_STATUS) {
+			pt_parse_status(l);
+			l->meta_done = l->layout == PT_LOG_LAYOUT_SEQ;
+		} else if (type > PT_LOG_BT_PAD &&
+			   (pt_le16(l->blk + PT_LOG_B_FLAGS) & PT_LOG_BF_CRITICAL)) {
+			l->meta_done = 1;
+			return;
+		}
+		l->meta_end += len;
+	}
+}
+
+int pt_log_parse_open(struct pt_log *l)
+{
+	uint8_t h[PT_LOG_HEADER_MAX];
+	uint64_t ring_size, fsize;
+	int ret;
+
+	if (pt_pread_all(l->fd, h, PT_LOG_HEADER_MIN, 0))
+		return EINVAL;
+	l->header_size = pt_le32(h + PT_LOG_H_HEADER_SIZE);
+	if (memcmp(h, PT_LOG_MAGIC, 8) || pt_le16(h + PT_LOG_H_MAJOR) != PT_LOG_MAJOR ||
+	    l->header_size < PT_LOG_HEADER_MIN || l->header_size > PT_LOG_HEADER_MAX ||
+	    l->header_size % 8)
+		return EINVAL;
+	if (l->header_size > PT_LOG_HEADER_MIN &&
+	    pt_pread_all(l->fd, h + PT_LOG_HEADER_MIN, l->header_size - PT_LOG_HEADER_MIN,
+			 PT_LOG_HEADER_MIN))
+		return EINVAL;
+	if (PT_CRC_BAD(pt_log_crc(h, l->header_size, PT_LOG_H_CRC), pt_le32(h + PT_LOG_H_CRC)))
+		return EINVAL;
+	l->layout = h[PT_LOG_H_LAYOUT];
+	l->block_max = pt_le32(h + PT_LOG_H_BLOCK_MAX);
+	l->tag = pt_le32(h + PT_LOG_H_LOG_TAG);
+	if (l->block_max < 2 * PT_LOG_BLOCK_HDR || l->block_max > PT_LOG_BLOCK_LIMIT ||
+	    l->block_max % 8)
+		return EINVAL;
+	if (l->layout == PT_LOG_LAYOUT_SEQ) {
+		l->meta_limit = UINT64_MAX;
+	} else if (l->layout == PT_LOG_LAYOUT_RING) {
+		l->ring_offset = pt_le64(h + PT_LOG_H_RING_OFFSET);
+		ring_size = pt_le64(h + PT_LOG_H_RING_SIZE);
+		l->slot_size = pt_le32(h + PT_LOG_H_SLOT_SIZE);
+		if (l->ring_offset < l->header_size || l->ring_offset % 8 ||
+		    l->ring_offset > INT64_MAX / 2 ||
+		    l->slot_size < 2 * PT_LOG_BLOCK_HDR || l->slot_size > l->block_max ||
+		    l->slot_size % 8 || ring_size % l->slot_size ||
+		    ring_size / l->slot_size == 0 ||
+		    ring_size / l->slot_size > PT_LOG_SLOTS_MAX)
+			return EINVAL;
+		l->nslots = (uint32_t)(ring_size / l->slot_size);
+		l->meta_limit = l->ring_offset;
+		l->slots = calloc(l->nslots, sizeof(*l->slots));
+		if (!l->slots)
+			return ENOMEM;
+	} else {
+		return EINVAL;
+	}
+	/* The first block is the INFO block, whole and valid. */
+	fsize = pt_file_size(l->fd);
+	if (pt_log_load(l, l->header_size, l->meta_limit - l->header_size, fsize))
+		return EINVAL;
+	ret = pt_parse_info(l);
+	if (ret)
+		return ret;
+	l->meta_end = l->header_size + pt_blk_len(l);
+	pt_log_scan(l);
+	pt_log_rewind_cursor(l);
+	return 0;
+}
+
+void pt_log_rewind_cursor(struct pt_log *l)
+{
+	l->next_pos = l->header_size;
+	l->have_last = 0;
+	l->blk_left = 0;
+}
+
+void pt_log_free_contents(struct pt_log *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < __POSIX_TRACE_ID_NR; i++)
+		free(l->names[i]);
+	free(l->blk);
+	free(l->slots);
+}
+
+static int pt_slot_cmp(const void *a, const void *b)
+{
+	const struct pt_log_slot *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Ring layout: load the EVENTS slot with the lowest seq above the last
+ * one read.  A slot that fails its checks is passed over only when a
+ * later valid one exists, so a slot being written is retried next time.
+ */
+static int pt_ring_next(struct pt_log *l)
+{
+	uint64_t fsize = pt_file_size(l->fd), pos, seq;
+	uint8_t h[PT_LOG_BLOCK_HDR];
+	uint32_t i, n = 0;
+
+	for (i = 0; i < l->nslots; i++) {
+		pos = l->ring_offset + (uint64_t)i * l->slot_size;
+		if (pos >= fsize || fsize - pos < PT_LOG_BLOCK_HDR ||
+		    pt_pread_all(l->fd, h, sizeof(h), pos))
+			continue;
+		seq = pt_le64(h + PT_LOG_B_SEQ);
+		if (pt_le32(h + PT_LOG_B_MAGIC) != PT_LOG_BLOCK_MAGIC ||
+		    pt_le32(h + PT_LOG_B_TAG) != l->tag ||
+		    pt_le16(h + PT_LOG_B_TYPE) != PT_LOG_BT_EVENTS ||
+		    (l->have_last && seq <= l->last_seq))
+			continue;
+		l->slots[n].seq = seq;
+		l->slots[n++].index = i;
+	}
+	qsort(l->slots, n, sizeof(*l->slots), pt_slot_cmp);
+	for (i = 0; i < n; i++) {
+		pos = l->ring_offset + (uint64_t)l->slots[i].index * l->slot_size;
+		if (pt_log_load(l, pos, l->slot_size, fsize) ||
+		    pt_le64(l->blk + PT_LOG_B_SEQ) != l->slots[i].seq ||
+		    pt_le16(l->blk + PT_LOG_B_TYPE) != PT_LOG_BT_EVENTS)
+			continue;
+		l->last_seq = l->slots[i].seq;
+		l->have_last = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Sequential layout: load the next block the metadata scan accepted. */
+static int pt_seq_next(struct pt_log *l)
+{
+	if (l->next_pos >= l->meta_end)
+		pt_log_scan(l);
+	if (l->next_pos >= l->meta_end)
+		return 0;
+	if (pt_log_load(l, l->next_pos, l->meta_end - l->next_pos, pt_file_size(l->fd)))
+		return 0;	/* rewritten under us: the end, for now */
+	l->next_pos += pt_blk_len(l);
+	return 1;
+}
+
+static void pt_log_timespec(const struct pt_log *l, uint64_t mono, struct timespec *ts)
+{
+	uint64_t real = l->created_real + (mono - l->created_mono);
+
+	ts->tv_sec = (time_t)(real / 1000000000u);
+	ts->tv_nsec = (long)(real % 1000000000u);
+}
+
+/* The record at l->blk_off, or 0 when the rest of the block is unusable. */
+static int pt_take_record(struct pt_log *l, struct posix_trace_event_info *ev,
+			  void *data, size_t num_bytes, size_t *data_len)
+{
+	uint32_t rem = l->blk_len - l->blk_off, size, dlen;
+	const uint8_t *r = l->blk + l->blk_off;
+	size_t n;
+
+	if (rem < PT_LOG_RECORD_HDR)
+		return 0;
+	size = pt_le32(r + PT_LOG_R_SIZE);
+	dlen = pt_le32(r + PT_LOG_R_DATA_LEN);
+	if (size < PT_LOG_RECORD_HDR || size % 8 || size > rem ||
+	    dlen > size - PT_LOG_RECORD_HDR)
+		return 0;
+	ev->posix_event_id = pt_le32(r + PT_LOG_R_ID);
+	ev->posix_pid = (pid_t)pt_le32(r + PT_LOG_R_PID);
+	ev->posix_prog_address = (void *)(uintptr_t)pt_le64(r + PT_LOG_R_ADDRESS);
+	ev->posix_thread_id = (pthread_t)pt_le64(r + PT_LOG_R_THREAD);
+	pt_log_timespec(l, pt_le64(r + PT_LOG_R_TIMESTAMP), &ev->posix_timestamp);
+	ev->posix_truncation_status = (pt_le32(r + PT_LOG_R_FLAGS) & POSIX_TRACE_REC_TRUNCATED) ?
+		POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
+	n = dlen;
+	if (num_bytes < n) {
+		n = num_bytes;
+		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+	}
+	if (n)
+		memcpy(data, r + PT_LOG_RECORD_HDR, n);
+	*data_len = n;
+	l->blk_off += size;
+	l->blk_left--;
+	return 1;
+}
+
+int pt_log_next(struct pt_log *l, struct posix_trace_event_info *ev, void *data,
+		size_t num_bytes, size_t *data_len, int *got)
+{
+	for (;;) {
+		if (l->blk_left) {
+			if (pt_take_record(l, ev, data, num_bytes, data_len)) {
+				*got = 1;
+				return 0;
+			}
+			l->blk_left = 0;
+		}
+		if (l->layout == PT_LOG_LAYOUT_RING) {
+			pt_log_scan(l);		/* names and trailer may be new */
+			if (!pt_ring_next(l))
+				break;
+		} else if (!pt_seq_next(l)) {
+			break;
+		}
+		if (pt_le16(l->blk + PT_LOG_B_TYPE) != PT_LOG_BT_EVENTS)
+			continue;
+		l->blk_len = pt_blk_len(l);
+		l->blk_off = PT_LOG_BLOCK_HDR;
+		l->blk_left = pt_le32(l->blk + PT_LOG_B_COUNT);
+	}
+	*got = 0;
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Pre-recorded streams: a trace log opened by posix_trace_open().  The
+ * parsing (log_read.c) trusts nothing in the file: every length and count
+ * is bounded before use, and a block counts only once its CRC matches.
+ */
+#ifndef PT_LOG_READ_H
+#define PT_LOG_READ_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include "internal.h"
+
+/* A ring slot holding an EVENTS block, found by a ring scan. */
+struct pt_log_slot {
+	uint64_t seq;
+	uint32_t index;
+};
+
+/*
+ * Lifetime: reference counted.  The table of log_open.c holds one
+ * reference from posix_trace_open() to posix_trace_close(); each API call
+ * holds one while it runs.  Everything below @lock is used under it.
+ */
+struct pt_log {
+	trace_id_t trid;
+	pid_t owner;
+	atomic_int refs;
+	pthread_mutex_t lock;
+	int fd;				/* our dup of the caller's descriptor */
+	/* From the header. */
+	unsigned int layout;
+	uint32_t header_size, block_max, tag;
+	uint64_t ring_offset, meta_limit;
+	uint32_t slot_size, nslots;
+	/* From INFO, TYPES and STATUS blocks. */
+	trace_attr_t attr;
+	uint64_t created_real, created_mono;
+	struct posix_trace_status_info status;
+	int finished;			/* a STATUS block was read */
+	char *names[__POSIX_TRACE_ID_NR];
+	unsigned int typelist_next;
+	uint64_t meta_end;		/* metadata scanned up to here */
+	int meta_done;			/* nothing more to scan */
+	struct pt_log_slot *slots;	/* ring: nslots, for the scan */
+	/* Read cursor. */
+	uint64_t next_pos;		/* sequential: next block's offset */
+	uint64_t last_seq;		/* ring: seq of the last block read */
+	int have_last;
+	uint8_t *blk;			/* the current EVENTS block */
+	size_t blk_cap;
+	uint32_t blk_len, blk_off, blk_left;
+};
+
+/* log_read.c */
+int pt_log_parse_open(struct pt_log *l);
+void pt_log_rewind_cursor(struct pt_log *l);
+void pt_log_free_contents(struct pt_log *l);
+int pt_log_next(struct pt_log *l, struct posix_trace_event_info *ev, void *data,
+		size_t num_bytes, size_t *data_len, int *got);
+
+/* log_open.c: the dispatch of the trid-taking functions for trid < 0. */
+int pt_log_getnext(trace_id_t trid, struct posix_trace_event_info *ev, void *data,
+		   size_t num_bytes, size_t *data_len, int *unavailable);
+int pt_log_get_attr(trace_id_t trid, trace_attr_t *attr);
+int pt_log_get_status(trace_id_t trid, struct posix_trace_status_info *st);
+int pt_log_get_name(trace_id_t trid, trace_event_id_t event, char *name);
+int pt_log_typelist_next(trace_id_t trid, trace_event_id_t *event, int *unavailable);
+int pt_log_typelist_rewind(trace_id_t trid);
+
+#endif /* PT_LOG_READ_H */
