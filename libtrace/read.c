@@ -47,8 +47,8 @@ _Static_assert(PT_TS_OFFSET % 8 == 0, "the timestamp never wraps");
  * bound is long enough for a thread or vCPU descheduled on a loaded
  * machine.
  */
-#define PT_INFLIGHT_NS	200000000u
-#define PT_HOLD_OFF_NS	1000000000u
+#define PT_INFLIGHT_NS	1000000000u
+#define PT_HOLD_OFF_NS	5000000000u
 /* Loads of a set in-flight stamp before the record counts as not yet
  * available; a writer running on another CPU commits within these. */
 #define PT_INFLIGHT_SPINS	256
