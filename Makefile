@@ -11,6 +11,8 @@
 #   make bench      deps, module and library, then bench/run: one table of
 #                   ns per event, host and VM, with the floors, LTTng-UST
 #                   and ftrace to compare with (bench/README)
+#   make fuzz       the trace log reader's libFuzzer target on the host
+#                   (fuzz/; FUZZ_TIME seconds, default 600)
 #   make install    library, headers and module (PREFIX, LIBDIR, DESTDIR)
 #   make clean
 #
@@ -71,6 +73,9 @@ vm-test: all
 
 # Sequenced like demo; bench/run installs the LTTng packages it needs
 # (bench/deps) and builds bench/ itself.
+fuzz: libtrace
+	$(MAKE) -C fuzz fuzz
+
 bench:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory kmod libtrace
@@ -104,4 +109,4 @@ clean:
 	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test bench install clean
+.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test fuzz bench install clean
