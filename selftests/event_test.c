@@ -521,6 +521,29 @@ struct cw_writer {
 	atomic_int *go;
 };
 
+/*
+ * @ev is the next event read from a stream the cw_write() threads record
+ * into: one of theirs, intact, and the next one of its thread (each
+ * thread's events come in the order they were made).  Returns it in @r.
+ */
+static void cw_expect_next(struct __test_metadata *_metadata,
+			   const struct pt_ev *ev, trace_event_id_t id, int total,
+			   uint32_t next[CW_THREADS], struct cw_rec *r)
+{
+	ASSERT_EQ(0, ev->unavailable);
+	ASSERT_EQ(id, ev->info.posix_event_id)
+		TH_LOG("unexpected %s after %d events",
+		       pt_id_str(ev->info.posix_event_id), total);
+	ASSERT_GE(ev->len, offsetof(struct cw_rec, fill));
+	memset(r, 0, sizeof(*r));
+	memcpy(r, ev->data, ev->len);
+	ASSERT_LT(r->thread, (uint32_t)CW_THREADS);
+	ASSERT_EQ(offsetof(struct cw_rec, fill) + r->len, ev->len);
+	ASSERT_EQ(cw_check(r), r->check) TH_LOG("torn event");
+	ASSERT_EQ(next[r->thread], r->seq) TH_LOG("thread %u", r->thread);
+	next[r->thread]++;
+}
+
 static void *cw_write(void *p)
 {
 	struct cw_writer *w = p;
@@ -570,20 +593,7 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 
 		ret = pt_timed_ms(self->trid2, &ev, 10000);
 		ASSERT_EQ(0, ret) TH_LOG("after %d events", total);
-		ASSERT_EQ(0, ev.unavailable);
-		ASSERT_EQ(id, ev.info.posix_event_id)
-			TH_LOG("unexpected %s after %d events",
-			       pt_id_str(ev.info.posix_event_id), total);
-		ASSERT_GE(ev.len, offsetof(struct cw_rec, fill));
-		memset(&r, 0, sizeof(r));
-		memcpy(&r, ev.data, ev.len);
-		ASSERT_LT(r.thread, (uint32_t)CW_THREADS);
-		ASSERT_EQ(offsetof(struct cw_rec, fill) + r.len, ev.len);
-		ASSERT_EQ(cw_check(&r), r.check) TH_LOG("torn event");
-		/* Each thread's events come in the order they were made. */
-		ASSERT_EQ(next[r.thread], r.seq)
-			TH_LOG("thread %u", r.thread);
-		next[r.thread]++;
+		cw_expect_next(_metadata, &ev, id, total, next, &r);
 		EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED,
 			  ev.info.posix_truncation_status);
 		EXPECT_EQ(getpid(), ev.info.posix_pid);
@@ -774,17 +784,7 @@ TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
 			ret = 0;
 		}
 		ASSERT_EQ(0, ret) TH_LOG("after %d events", total);
-		ASSERT_EQ(0, ev.unavailable);
-		ASSERT_EQ(id, ev.info.posix_event_id)
-			TH_LOG("unexpected %s after %d events",
-			       pt_id_str(ev.info.posix_event_id), total);
-		ASSERT_GE(ev.len, offsetof(struct cw_rec, fill));
-		memset(&r, 0, sizeof(r));
-		memcpy(&r, ev.data, ev.len);
-		ASSERT_LT(r.thread, (uint32_t)CW_THREADS);
-		ASSERT_EQ(cw_check(&r), r.check) TH_LOG("torn event");
-		ASSERT_EQ(next[r.thread], r.seq) TH_LOG("thread %u", r.thread);
-		next[r.thread]++;
+		cw_expect_next(_metadata, &ev, id, total, next, &r);
 		ts = pt_ts_ns(&ev.info.posix_timestamp);
 		ASSERT_GE(ts, prev_ts)
 			TH_LOG("timestamps go backwards by %llu ns after %d events: thread %u event %u after thread %u event %u",
