@@ -130,14 +130,12 @@ int pt_handle_add(struct pt_handle *h)
 	for (i = 0; i < pt_table_len && pt_table[i]; i++)
 		;
 	if (i == pt_table_len) {
-		grown = realloc(pt_table, (pt_table_len * 2 + 8) * sizeof(*grown));
+		grown = pt_table_grow(pt_table, &pt_table_len, sizeof(*grown));
 		if (!grown) {
 			ret = ENOMEM;
 			goto out;
 		}
-		memset(grown + pt_table_len, 0, (pt_table_len + 8) * sizeof(*grown));
 		pt_table = grown;
-		pt_table_len = pt_table_len * 2 + 8;
 	}
 	pt_table[i] = h;
 out:

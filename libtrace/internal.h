@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <trace.h>
 #include <linux/posix_trace.h>
@@ -53,6 +54,21 @@ static inline void pt_ring_write(uint8_t *ring, uint64_t size, uint64_t off,
 	memcpy(ring + off, src, first);
 	if (first < len)
 		memcpy(ring, (const uint8_t *)src + first, len - first);
+}
+
+/* A table of pointers whose free slots are NULL, full at *@len entries:
+ * the table grown (new slots zeroed, *@len updated), or NULL with the old
+ * one left as it was. */
+static inline void *pt_table_grow(void *table, size_t *len, size_t elem)
+{
+	size_t n = *len * 2 + 8;
+	char *grown = realloc(table, n * elem);
+
+	if (!grown)
+		return NULL;
+	memset(grown + *len * elem, 0, (n - *len) * elem);
+	*len = n;
+	return grown;
 }
 
 /* attr.c: 0 if @attr is an initialized attributes object, else EINVAL. */

@@ -85,14 +85,12 @@ static int pt_log_add(struct pt_log *l)
 	for (i = 0; i < pt_logs_len && pt_logs[i]; i++)
 		;
 	if (i == pt_logs_len) {
-		grown = realloc(pt_logs, (pt_logs_len * 2 + 8) * sizeof(*grown));
+		grown = pt_table_grow(pt_logs, &pt_logs_len, sizeof(*grown));
 		if (!grown) {
 			ret = ENOMEM;
 			goto out;
 		}
-		memset(grown + pt_logs_len, 0, (pt_logs_len + 8) * sizeof(*grown));
 		pt_logs = grown;
-		pt_logs_len = pt_logs_len * 2 + 8;
 	}
 	/* At most pt_logs_len trids are in use: this ends. */
 	do {
