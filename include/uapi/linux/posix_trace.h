@@ -30,6 +30,7 @@
 #define POSIX_TRACE_FEAT_WRITER		_BITULL(4)	/* writer lanes */
 #define POSIX_TRACE_FEAT_INHERIT	_BITULL(5)	/* Trace Inherit */
 #define POSIX_TRACE_FEAT_STATS		_BITULL(6)	/* POSIX_TRACE_IOC_STATS */
+#define POSIX_TRACE_FEAT_LOG		_BITULL(7)	/* Trace Log: logs, flush */
 
 /* Limits shared by module and library (spec 5.2). */
 #define POSIX_TRACE_EVENT_NAME_MAX	255	/* without the NUL */
@@ -70,6 +71,10 @@ struct posix_trace_event_set {
 #define POSIX_TRACE_POLICY_LOOP		1
 #define POSIX_TRACE_POLICY_UNTIL_FULL	2
 #define POSIX_TRACE_POLICY_FLUSH	3
+/* Log-full policies, same values as <trace.h>. */
+#define POSIX_TRACE_LOG_LOOP		1
+#define POSIX_TRACE_LOG_UNTIL_FULL	2
+#define POSIX_TRACE_LOG_APPEND		4
 #define POSIX_TRACE_INHERIT_CLOSE	0
 #define POSIX_TRACE_INHERIT_INHERITED	1
 
@@ -344,7 +349,18 @@ struct posix_trace_query {
  * @cons_offset:	Output: mmap offset of the consumer region.
  * @cons_size:		Output: its length.
  * @cons_stride:	Output: bytes between two posix_trace_consumer.
+ * @log_fd:		Input, with POSIX_TRACE_CREATE_LOG: descriptor of the
+ *			log, open for writing; the module keeps its own
+ *			reference.  Else zero.
+ * @log_policy:		Input, with POSIX_TRACE_CREATE_LOG:
+ *			POSIX_TRACE_LOG_*.  Else zero.
+ * @log_size:		Input, with POSIX_TRACE_CREATE_LOG: log-max-size
+ *			(ignored for APPEND); Output: effective.  Else zero.
  * @reserved:		zero.
+ *
+ * Without POSIX_TRACE_CREATE_LOG the regions are for reading; with it the
+ * module's flusher is the only reader, so neither region may be mapped
+ * and the stream cannot be read through the library (design.md §10).
  */
 struct posix_trace_create {
 	__u32 size;
@@ -363,8 +379,14 @@ struct posix_trace_create {
 	__u64 cons_offset;
 	__u64 cons_size;
 	__u64 cons_stride;
-	__u64 reserved[4];
+	__u32 log_fd;
+	__u32 log_policy;
+	__u64 log_size;
+	__u64 reserved[2];
 };
+
+/* posix_trace_create.flags */
+#define POSIX_TRACE_CREATE_LOG		_BITUL(0)	/* a stream with log */
 
 /**
  * struct posix_trace_ctl - start, stop, clear, shutdown
@@ -394,7 +416,13 @@ struct posix_trace_ctl {
  * @full:	Output: 1 full.
  * @overrun:	Output: 1 if an event was lost since the last call (the
  *		kernel resets it on return).
- * @reserved:	zero.
+ * @flushing:	Output: 1 while a flush to the log runs (stream with log).
+ * @flush_error: Output: errno of the first flush error since the last
+ *		call, 0 if none (reset on return).
+ * @log_overrun: Output: 1 if an event was lost for the log since the
+ *		last call (reset on return).
+ * @log_full:	Output: 1 when the log is full (LOOP, UNTIL_FULL).
+ * @reserved0:	zero.
  */
 struct posix_trace_status {
 	__u32 size;
@@ -402,8 +430,11 @@ struct posix_trace_status {
 	__u32 running;
 	__u32 full;
 	__u32 overrun;
+	__u32 flushing;
+	__u32 flush_error;
+	__u32 log_overrun;
+	__u32 log_full;
 	__u32 reserved0;
-	__u64 reserved[2];
 };
 
 #define POSIX_TRACE_WAIT_TIMEOUT	_BITUL(0)	/* @abstime is valid */
@@ -626,5 +657,9 @@ struct posix_trace_stats {
 #define POSIX_TRACE_IOC_WRITER_OPEN _IOWR(POSIX_TRACE_IOC_MAGIC, 0x0e, struct posix_trace_writer)
 #define POSIX_TRACE_IOC_WRITER_NOTIFY _IOW(POSIX_TRACE_IOC_MAGIC, 0x0f, struct posix_trace_notify)
 #define POSIX_TRACE_IOC_STATS	_IOWR(POSIX_TRACE_IOC_MAGIC, 0x10, struct posix_trace_stats)
+/* Flush a stream with log; returns when the flush is done, with its first
+ * write error (-ENOSPC, -EFBIG, -EIO), or -EINTR if a signal came first
+ * (the flush then completes in the background). */
+#define POSIX_TRACE_IOC_FLUSH	_IOW(POSIX_TRACE_IOC_MAGIC, 0x11, struct posix_trace_ctl)
 
 #endif /* _UAPI_LINUX_POSIX_TRACE_H */
