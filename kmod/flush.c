@@ -308,6 +308,7 @@ static int pt_finish(struct pt_stream *s)
 		return 0;
 	atomic_set(&log->flushing, 1);
 	log->deadline = jiffies + PT_LOG_STALL;
+	log->final = true;
 	pt_drain(s, true, &err);
 	pt_flush_error(log, &err, pt_logf_write_types(s));
 	atomic_set(&log->flushing, 0);
@@ -348,7 +349,9 @@ static void pt_log_tick(struct work_struct *work)
 
 	if (READ_ONCE(log->closed))
 		return;
-	if (pt_lanes_heads(log->stream) != READ_ONCE(log->quiet))
+	/* Not while a flush runs: it may be stalled by the file already. */
+	if (!atomic_read(&log->flushing) &&
+	    pt_lanes_heads(log->stream) != READ_ONCE(log->quiet))
 		queue_work(pt_log_wq, &log->work);
 	queue_delayed_work(pt_log_wq, &log->tick, PT_LOG_TICK);
 }

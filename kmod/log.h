@@ -95,6 +95,7 @@ struct pt_log {
 	u64 done;		/* requests served, under @req_lock */
 	int done_err;		/* first error of the last flush, @req_lock */
 	bool finishing;		/* the work's next run is the final flush */
+	bool final;		/* that run has begun, @lock */
 	int finish_err;
 	int last_err;		/* outcome of the previous flush, @lock */
 	struct work_struct work;

@@ -195,7 +195,11 @@ static int pt_logf_write(struct pt_log *log, const void *buf, size_t len,
 		ssize_t n = pt_logf_write_once(log, buf, len, pos);
 
 		if (n == -EAGAIN) {
-			if (time_after(jiffies, log->deadline))
+			/* A shutdown waits: a stalled flush before its own
+			 * final one gives up at once.
+			 */
+			if (time_after(jiffies, log->deadline) ||
+			    (READ_ONCE(log->finishing) && !log->final))
 				return -EIO;
 			msleep(PT_LOG_RETRY_MS);
 			continue;
