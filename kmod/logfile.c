@@ -72,7 +72,8 @@ static int pt_logf_check_type(struct file *f, u32 policy)
 
 	if (!(f->f_mode & FMODE_WRITE))
 		return -EBADF;
-	if (!(f->f_mode & FMODE_CAN_WRITE))
+	/* O_DIRECT would need aligned buffers the blocks are not. */
+	if (!(f->f_mode & FMODE_CAN_WRITE) || (f->f_flags & O_DIRECT))
 		return -EINVAL;
 	if (S_ISREG(mode))
 		return policy == POSIX_TRACE_LOG_APPEND ||
