@@ -30,6 +30,7 @@ struct pt_src {
 	u64 limit;		/* head when this flush began */
 	bool resync;		/* start at the oldest record, quietly */
 	bool peeked;		/* @rec is the header of the record at @pos */
+	bool empty;		/* nothing more below @limit in this flush */
 	bool lost;		/* records before @pos were overwritten */
 	struct posix_trace_record rec;
 };
@@ -174,6 +175,8 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 
 	if (src->peeked)
 		return true;
+	if (src->empty)
+		return false;
 	if (i < s->nr_lanes) {
 		r = pt_lane_peek(s, i, &src->pos, src->limit, src->resync, &lost,
 				 &src->rec);
@@ -188,6 +191,7 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		pt_add_marker(s->log, POSIX_TRACE_ID_ERROR, s->log->last_ts,
 			      &eio, sizeof(eio));
 	src->peeked = r > 0;
+	src->empty = !r;
 	return src->peeked;
 }
 
@@ -207,6 +211,7 @@ static u64 pt_snapshot(struct pt_stream *s, bool final)
 	for (i = 0; i < n; i++) {
 		struct pt_src *src = &s->log->src[i];
 
+		src->empty = false;
 		if (i < s->nr_lanes)
 			src->limit = READ_ONCE(s->lanes[i].desc->head);
 		else	/* pairs with the writer's release of head */
@@ -330,14 +335,16 @@ static void pt_log_work(struct work_struct *work)
 	target = log->wanted;
 	spin_unlock(&log->req_lock);
 	mutex_lock(&log->lock);
-	if (READ_ONCE(log->finishing))
+	/* Only the run that closes the log sets the shutdown's answer. */
+	if (READ_ONCE(log->finishing) && !log->closed)
 		log->finish_err = pt_finish(s);
 	err = pt_flush(s);
 	mutex_unlock(&log->lock);
-	spin_lock(&log->req_lock);
-	log->done = target;
-	log->done_err = err;
-	spin_unlock(&log->req_lock);
+	/* One run at a time (a work item never runs concurrently with
+	 * itself): @done_err before @done, read in that order by waiters.
+	 */
+	WRITE_ONCE(log->done_err, err);
+	smp_store_release(&log->done, target);	/* see above */
 	wake_up_all(&log->done_wq);
 }
 
@@ -376,19 +383,12 @@ int pt_log_flush(struct pt_stream *s)
 	want = ++log->wanted;
 	spin_unlock(&log->req_lock);
 	queue_work(pt_log_wq, &log->work);
-	ret = wait_event_interruptible(log->done_wq, ({
-		bool done;
-
-		spin_lock(&log->req_lock);
-		done = log->done >= want;
-		spin_unlock(&log->req_lock);
-		done; }));
+	ret = wait_event_interruptible(log->done_wq,
+				       /* pairs with pt_log_work()'s release */
+				       smp_load_acquire(&log->done) >= want);
 	if (ret)
 		return -EINTR;	/* the flush goes on without us */
-	spin_lock(&log->req_lock);
-	ret = log->done_err;
-	spin_unlock(&log->req_lock);
-	return ret;
+	return READ_ONCE(log->done_err);
 }
 
 /*
