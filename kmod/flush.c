@@ -335,6 +335,10 @@ static void pt_log_work(struct work_struct *work)
 	target = log->wanted;
 	spin_unlock(&log->req_lock);
 	mutex_lock(&log->lock);
+	if (log->reinit && !log->closed) {
+		log->reinit = false;
+		pt_flush_error(log, &log->reinit_err, pt_logf_init(s));
+	}
 	/* Only the run that closes the log sets the shutdown's answer. */
 	if (READ_ONCE(log->finishing) && !log->closed)
 		log->finish_err = pt_finish(s);
@@ -410,12 +414,18 @@ int pt_log_finish(struct pt_stream *s)
 	return log->finish_err;
 }
 
-/* posix_trace_clear() of a stream with log (CLEAR-5..7). */
+/*
+ * posix_trace_clear() of a stream with log (CLEAR-5..7): the stream's
+ * records and the flusher's cursors go; the worker restarts the log before
+ * anything else (so the first event logged after the clear is the
+ * stream's first), and the clear waits for it.  A pipe or socket cannot be
+ * rewound: its log goes on (CLEAR-9).
+ */
 int pt_log_clear(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
 	mutex_lock(&log->lock);
 	ret = pt_stream_clear(s);
@@ -425,13 +435,15 @@ int pt_log_clear(struct pt_stream *s)
 		log->src[i].resync = true;
 	}
 	atomic_set(&log->log_overrun, 0);
-	/* A pipe cannot be rewound: its log goes on (CLEAR-9). */
-	if (!log->closed && log->seekable) {
-		ret = pt_logf_init(s);
-		pt_flush_error(log, &ret, ret);
-	}
+	log->full = false;
+	log->reinit = log->seekable;
+	log->reinit_err = 0;
 	mutex_unlock(&log->lock);
-	return ret;
+	if (!log->seekable)
+		return ret;
+	queue_work(pt_log_wq, &log->work);
+	flush_work(&log->work);
+	return log->reinit_err;
 }
 
 void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)

@@ -96,6 +96,8 @@ struct pt_log {
 	int done_err;		/* first error of the last flush, as @done */
 	bool finishing;		/* the work's next run is the final flush */
 	bool final;		/* that run has begun, @lock */
+	bool reinit;		/* a clear: the work restarts the log first */
+	int reinit_err;
 	int finish_err;
 	int last_err;		/* outcome of the previous flush, @lock */
 	struct work_struct work;
