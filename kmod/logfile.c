@@ -64,7 +64,8 @@ static void pt_seal(u8 *buf, u32 len, u32 off)
  * Which files serve which log-full policy (spec 5.11, design.md §10):
  * LOOP and UNTIL_FULL rewrite and position their blocks, so they need a
  * regular file written without O_APPEND; APPEND only ever appends, so a
- * regular file, a FIFO, a socket or a character device will do.
+ * regular file, a FIFO or a socket will do.  Character devices are
+ * refused: nothing bounds how long their write may block the worker.
  */
 static int pt_logf_check_type(struct file *f, u32 policy)
 {
