@@ -461,7 +461,8 @@ void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)
 /*
  * A stream with log (create_withlog): the file checks, the layout, and
  * the header, INFO and system types written before the stream exists, so
- * a file that cannot take them fails the create (ENOSPC, EFBIG).
+ * a file that cannot take them fails the create (ENOSPC, EFBIG; EINVAL
+ * for a pipe or socket nobody reads).
  */
 int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 		  struct pid *target)
@@ -501,9 +502,15 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	ret = pt_logf_prealloc(log);
 	if (ret)
 		return ret;
-	mutex_lock(&log->lock);
-	ret = pt_logf_init(s);
-	mutex_unlock(&log->lock);
+	/* Written by the worker, like everything else: a pipe or socket
+	 * without a reader must not send SIGPIPE to the caller.
+	 */
+	log->reinit = true;
+	queue_work(pt_log_wq, &log->work);
+	flush_work(&log->work);
+	ret = log->reinit_err;
+	if (ret == -EPIPE || ret == -ENOTCONN || ret == -ECONNREFUSED)
+		return -EINVAL;	/* no reader: cannot serve the log */
 	if (ret)
 		return ret;
 	args->log_size = log->max_size;
