@@ -27,7 +27,7 @@
 #undef _POSIX_TRACE_INHERIT
 #define _POSIX_TRACE			200809L
 #define _POSIX_TRACE_EVENT_FILTER	200809L
-#define _POSIX_TRACE_LOG		0
+#define _POSIX_TRACE_LOG		200809L
 #define _POSIX_TRACE_INHERIT		200809L
 
 /* Portable minima (spec 1.8). */

@@ -9,6 +9,7 @@
 #define PT_COMPAT_H
 
 #include <linux/mm.h>
+#include <linux/uio.h>
 
 /* Since 6.3 vma->vm_flags is read-only; vm_flags_set/clear() replace it. */
 static inline void pt_vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
@@ -28,5 +29,12 @@ static inline void pt_vm_flags_clear(struct vm_area_struct *vma, unsigned long f
 	vma->vm_flags &= ~flags;
 #endif
 }
+
+/* iov_iter directions were renamed in 6.2; the values are the same. */
+#ifndef ITER_SOURCE
+#define PT_ITER_SOURCE	WRITE
+#else
+#define PT_ITER_SOURCE	ITER_SOURCE
+#endif
 
 #endif /* PT_COMPAT_H */

@@ -62,7 +62,7 @@ static int pt_ioc_query(void __user *uarg)
 	q.features = POSIX_TRACE_FEAT_TRACE | POSIX_TRACE_FEAT_PROC_PAGE |
 		     POSIX_TRACE_FEAT_MMAP_READ | POSIX_TRACE_FEAT_FILTER |
 		     POSIX_TRACE_FEAT_WRITER | POSIX_TRACE_FEAT_INHERIT |
-		     POSIX_TRACE_FEAT_STATS;
+		     POSIX_TRACE_FEAT_STATS | POSIX_TRACE_FEAT_LOG;
 	q.sys_max = pt_max_streams;
 	q.nr_lanes = nr_cpu_ids;
 	q.max_stream_size = pt_max_stream_size;
@@ -78,12 +78,17 @@ static int pt_ioc_create(void __user *uarg)
 
 	if (ret)
 		return ret;
-	if (c.flags)
+	if (c.flags & ~POSIX_TRACE_CREATE_LOG)
 		return -EINVAL;
 	if (c.trid || c.creation_realtime || c.creation_monotonic ||
 	    c.ro_offset || c.ro_size || c.cons_offset || c.cons_size ||
 	    c.cons_stride || !PT_RESERVED_ZERO(&c))
 		return -EINVAL;
+	if (!(c.flags & POSIX_TRACE_CREATE_LOG) &&
+	    (c.log_fd || c.log_policy || c.log_size))
+		return -EINVAL;
+	if ((c.flags & POSIX_TRACE_CREATE_LOG) && c.log_fd > INT_MAX)
+		return -EBADF;
 	ret = pt_may_trace((pid_t)c.pid, &target);
 	if (ret)
 		return ret;
@@ -125,10 +130,13 @@ static int pt_ioc_ctl(unsigned int cmd, void __user *uarg)
 		ret = pt_stream_stop(s, &c);
 		break;
 	case POSIX_TRACE_IOC_CLEAR:
-		ret = pt_stream_clear(s);
+		ret = s->log ? pt_log_clear(s) : pt_stream_clear(s);
+		break;
+	case POSIX_TRACE_IOC_FLUSH:
+		ret = pt_log_flush(s);
 		break;
 	default:
-		pt_stream_shutdown(s, &c);
+		ret = pt_stream_shutdown(s, &c);
 		break;
 	}
 	pt_stream_put(s);
@@ -139,12 +147,13 @@ static int pt_ioc_status(void __user *uarg)
 {
 	struct posix_trace_status st;
 	struct pt_stream *s;
-	int ret = pt_copy_arg(&st, sizeof(st), PT_ARG_MIN(struct posix_trace_status), uarg);
+	int ret = pt_copy_arg(&st, sizeof(st),
+			      offsetofend(struct posix_trace_status, reserved0), uarg);
 
 	if (ret)
 		return ret;
-	if (st.running || st.full || st.overrun || st.reserved0 ||
-	    !PT_RESERVED_ZERO(&st))
+	if (st.running || st.full || st.overrun || st.flushing ||
+	    st.flush_error || st.log_overrun || st.log_full || st.reserved0)
 		return -EINVAL;
 	s = pt_stream_lookup(st.trid);
 	if (!s)
@@ -169,7 +178,10 @@ static int pt_ioc_wait(void __user *uarg)
 	s = pt_stream_lookup(w.trid);
 	if (!s)
 		return -EINVAL;
-	ret = pt_stream_wait(s, w.flags & POSIX_TRACE_WAIT_TIMEOUT, w.abstime);
+	/* The flusher is the only reader of a stream with log. */
+	ret = -EINVAL;
+	if (!s->log)
+		ret = pt_stream_wait(s, w.flags & POSIX_TRACE_WAIT_TIMEOUT, w.abstime);
 	pt_stream_put(s);
 	return ret;
 }
@@ -433,6 +445,7 @@ long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case POSIX_TRACE_IOC_STOP:
 	case POSIX_TRACE_IOC_CLEAR:
 	case POSIX_TRACE_IOC_SHUTDOWN:
+	case POSIX_TRACE_IOC_FLUSH:
 		return pt_ioc_ctl(cmd, uarg);
 	case POSIX_TRACE_IOC_STATUS:
 		return pt_ioc_status(uarg);

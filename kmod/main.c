@@ -96,6 +96,9 @@ static int __init pt_init(void)
 	pt_wq = alloc_workqueue("posix_trace", WQ_UNBOUND, 0);
 	if (!pt_wq)
 		return -ENOMEM;
+	ret = pt_log_init();
+	if (ret)
+		goto err_log;
 	ret = pt_hooks_init();
 	if (ret)
 		goto err_hooks;
@@ -107,6 +110,8 @@ static int __init pt_init(void)
 err_misc:
 	pt_hooks_exit();
 err_hooks:
+	pt_log_exit();
+err_log:
 	destroy_workqueue(pt_wq);
 	return ret;
 }
@@ -120,6 +125,7 @@ static void __exit pt_exit(void)
 	pt_proc_cleanup_all();
 	rcu_barrier();		/* call_rcu() callbacks may queue rcu_work */
 	destroy_workqueue(pt_wq);
+	pt_log_exit();		/* streams, and their logs, are all freed */
 }
 
 module_init(pt_init);

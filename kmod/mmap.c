@@ -118,6 +118,8 @@ static int pt_mmap_stream(struct vm_area_struct *vma, u32 trid,
 	if (!s)
 		return -EINVAL;
 	ret = -EINVAL;
+	if (s->log)
+		goto out;	/* the flusher is its only reader */
 	mem = region == PT_REGION_RO ? s->ro : s->cons;
 	if (len != (region == PT_REGION_RO ? s->ro_size : s->cons_size))
 		goto out;

@@ -230,6 +230,7 @@ struct pt_stream {
 	/* Ids not recorded (TEF); written under pt_ctl_lock, read locklessly. */
 	DECLARE_BITMAP(filter, POSIX_TRACE_ID_NR);
 	char name[POSIX_TRACE_NAME_MAX];
+	struct pt_log *log;	/* stream with log (flush.c), else NULL */
 	unsigned int nr_lanes;
 	struct pt_lane lanes[];
 };
@@ -274,7 +275,7 @@ int pt_attach(struct pt_stream *s, struct pt_proc *proc);
 int pt_stream_start(struct pt_stream *s, const struct posix_trace_ctl *c);
 int pt_stream_stop(struct pt_stream *s, const struct posix_trace_ctl *c);
 int pt_stream_clear(struct pt_stream *s);
-void pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c);
+int pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c);
 void pt_stream_try_restart(struct pt_stream *s);
 void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st);
 int pt_stream_wait(struct pt_stream *s, bool timed, u64 abstime);
@@ -308,6 +309,12 @@ bool pt_stream_has_data(struct pt_stream *s);
 bool pt_stream_loop_full(struct pt_stream *s);
 void pt_lanes_reset(struct pt_stream *s);
 int pt_event_from_user(const struct posix_trace_event_req *req);
+bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
+		  bool resync, bool *lost, struct posix_trace_record *rec);
+bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos, void *dst,
+		  u32 len);
+void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos);
+u64 pt_lanes_heads(struct pt_stream *s);
 
 /* writer.c */
 int pt_writer_open(struct posix_trace_writer *w);
@@ -319,6 +326,26 @@ bool pt_writers_overrun(struct pt_stream *s);
 void pt_writers_reset(struct pt_stream *s);
 void pt_writers_set_waiting(struct pt_stream *s, u32 waiting);
 void pt_writers_free(struct pt_stream *s);
+int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
+		   bool resync, bool *lost, struct posix_trace_record *rec);
+bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
+		    u32 len);
+void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos);
+u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
+		       u64 bound_ns);
+u64 pt_writers_heads(struct pt_stream *s);
+
+/* flush.c: the log of a stream with log (struct pt_log in log.h). */
+int pt_log_init(void);
+void pt_log_exit(void);
+int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
+		  struct pid *target);
+void pt_log_free(struct pt_stream *s);
+int pt_log_flush(struct pt_stream *s);
+int pt_log_finish(struct pt_stream *s);
+int pt_log_clear(struct pt_stream *s);
+void pt_log_status(struct pt_stream *s, struct posix_trace_status *st);
+void pt_log_stream_full(struct pt_stream *s);
 
 /* priv.c */
 int pt_priv_init(void);

@@ -181,8 +181,10 @@ void pt_record_autostop(struct pt_stream *s)
 	pt_lane_reclaim(l);
 	stopped = pt_autostop(s, l);
 	spin_unlock_irqrestore(&l->lock, flags);
-	if (stopped)
+	if (stopped) {
 		pt_stream_refresh_slots(s);
+		pt_log_stream_full(s);
+	}
 }
 
 /*
@@ -224,8 +226,10 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 	pt_lane_append(s, l, ev, size);
 out:
 	spin_unlock_irqrestore(&l->lock, flags);
-	if (stopped)
+	if (stopped) {
 		pt_stream_refresh_slots(s);
+		pt_log_stream_full(s);
+	}
 	if (wq_has_sleeper(&s->wq))
 		wake_up_interruptible_all(&s->wq);
 }
@@ -296,4 +300,71 @@ void pt_lanes_reset(struct pt_stream *s)
 		spin_unlock_irqrestore(&l->lock, flags);
 	}
 	pt_writers_reset(s);
+}
+
+/*
+ * The flusher's reads of kernel lane @i (flush.c): the kernel is its
+ * reader for a stream with log.  The header of the record at *@pos goes to
+ * @rec; returns false when the lane holds nothing from *@pos below @limit.
+ * Records overwritten (LOOP) before the flusher got them move *@pos up to
+ * the oldest one and set *@lost, unless @resync (after a clear: start
+ * from the oldest record quietly).
+ */
+bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
+		  bool resync, bool *lost, struct posix_trace_record *rec)
+{
+	struct pt_lane *l = &s->lanes[i];
+	unsigned long flags;
+	bool ret = false;
+
+	spin_lock_irqsave(&l->lock, flags);
+	if (*pos < l->oldest || *pos > l->head) {
+		*lost = !resync && *pos < l->oldest;
+		*pos = l->oldest;
+	}
+	if (*pos < min(limit, l->head)) {
+		pt_rec_size(l, *pos, rec);
+		ret = rec->size >= PT_REC_HDR && rec->size <= l->head - *pos &&
+		      rec->data_len <= rec->size - PT_REC_HDR;
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	return ret;
+}
+
+/* Copy @len bytes of the data of the record at @pos; false if that
+ * record was overwritten since pt_lane_peek().
+ */
+bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos, void *dst,
+		  u32 len)
+{
+	struct pt_lane *l = &s->lanes[i];
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&l->lock, flags);
+	ret = pos >= l->oldest && pos + PT_REC_HDR + len <= l->head;
+	if (ret)
+		pt_ring_read(l, pos + PT_REC_HDR, dst, len);
+	spin_unlock_irqrestore(&l->lock, flags);
+	return ret;
+}
+
+/* The flusher logged everything below @pos: the space is free again. */
+void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos)
+{
+	/* the flusher's copies before the space is reused: pairs with
+	 * READ_ONCE(tail) under the lane lock in pt_lane_tail()
+	 */
+	smp_store_release(&s->lanes[i].cons->tail, pos);
+}
+
+/* Sum of the lanes' heads: changes whenever a record is written. */
+u64 pt_lanes_heads(struct pt_stream *s)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_lanes; i++)
+		sum += READ_ONCE(s->lanes[i].desc->head);
+	return sum + pt_writers_heads(s);
 }

@@ -48,6 +48,7 @@ static void pt_stream_free_work(struct work_struct *work)
 	struct pt_stream *s = container_of(to_rcu_work(work), struct pt_stream,
 					   free_work);
 
+	pt_log_free(s);
 	if (s->writers)
 		pt_writers_free(s);
 	vfree(s->ro);
@@ -146,7 +147,9 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args,
 	s->nr_lanes = nr_lanes;
 	s->max_writers = min_t(unsigned int, READ_ONCE(pt_max_writers),
 			       POSIX_TRACE_MAX_WRITERS);
-	s->policy = args->stream_policy;
+	/* FLUSH records as UNTIL_FULL does; the log flushes it (flush.c). */
+	s->policy = args->stream_policy == POSIX_TRACE_POLICY_FLUSH ?
+		    POSIX_TRACE_POLICY_UNTIL_FULL : args->stream_policy;
 	s->inherit = args->inherit;
 	s->capacity = ALIGN(args->stream_size, 8);
 	s->max_data = min_t(u64, args->max_data_size, POSIX_TRACE_MAX_DATA_MAX);
@@ -232,10 +235,31 @@ unsigned int pt_nr_active_streams(void)
 	return atomic_read(&pt_nr_streams);
 }
 
+/* A LOOP or UNTIL_FULL log holds at least a maximal system event and its
+ * STOP; the library enforces the same minimum (spec 5.23).
+ */
+static int pt_create_log_checks(const struct posix_trace_create *args)
+{
+	switch (args->log_policy) {
+	case POSIX_TRACE_LOG_LOOP:
+	case POSIX_TRACE_LOG_UNTIL_FULL:
+		return args->log_size < 2 * PT_MAX_SYS_EVENT ? -EINVAL : 0;
+	case POSIX_TRACE_LOG_APPEND:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 static int pt_create_checks(const struct posix_trace_create *args)
 {
+	bool log = args->flags & POSIX_TRACE_CREATE_LOG;
+
 	if (args->stream_policy != POSIX_TRACE_POLICY_LOOP &&
-	    args->stream_policy != POSIX_TRACE_POLICY_UNTIL_FULL)
+	    args->stream_policy != POSIX_TRACE_POLICY_UNTIL_FULL &&
+	    (args->stream_policy != POSIX_TRACE_POLICY_FLUSH || !log))
+		return -EINVAL;
+	if (log && pt_create_log_checks(args))
 		return -EINVAL;
 	if (args->inherit != POSIX_TRACE_INHERIT_CLOSE &&
 	    args->inherit != POSIX_TRACE_INHERIT_INHERITED)
@@ -341,6 +365,11 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 		goto err_owner;
 	s->created_mono = ktime_get_ns();
 	s->created_real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(s->created_mono)));
+	if (args->flags & POSIX_TRACE_CREATE_LOG) {
+		ret = pt_log_create(s, args, target);
+		if (ret)
+			goto err_lock;
+	}
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
 		goto err_lock;
@@ -560,27 +589,46 @@ static void pt_stream_shutdown_locked(struct pt_stream *s,
 	pt_stream_put(s);	/* the trid table's reference */
 }
 
-/* posix_trace_shutdown(): the STOP of SHUT-1 is recorded first so a log
- * (later) ends with it.
+/*
+ * posix_trace_shutdown(): the STOP of SHUT-1 is recorded first so the log
+ * ends with it; the log is finished (flushed, closed) after pt_ctl_lock is
+ * dropped, since that waits for file writes.  The caller holds a
+ * reference.  Returns the first write error of the final flush; the
+ * stream is gone either way (SHUT-2).
  */
-void pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c)
+int pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c)
 {
 	mutex_lock(&pt_ctl_lock);
 	pt_stream_shutdown_locked(s, c);
 	mutex_unlock(&pt_ctl_lock);
+	return pt_log_finish(s);
 }
 
+/* The automatic shutdown (SHUT-8): one stream at a time, each with a
+ * reference while its log is finished.
+ */
 void pt_shutdown_owned_by(struct pid *tgid)
 {
-	struct pt_stream *s;
+	struct pt_stream *s, *found;
 	int id;
 
-	mutex_lock(&pt_ctl_lock);
-	idr_for_each_entry(&pt_streams, s, id) {
-		if (s->owner == tgid)
-			pt_stream_shutdown_locked(s, NULL);
-	}
-	mutex_unlock(&pt_ctl_lock);
+	do {
+		found = NULL;
+		mutex_lock(&pt_ctl_lock);
+		idr_for_each_entry(&pt_streams, s, id) {
+			if (s->owner == tgid) {
+				found = s;
+				kref_get(&s->ref);
+				pt_stream_shutdown_locked(s, NULL);
+				break;
+			}
+		}
+		mutex_unlock(&pt_ctl_lock);
+		if (found) {
+			pt_log_finish(found);
+			pt_stream_put(found);
+		}
+	} while (found);
 }
 
 void pt_detach_proc(struct pt_proc *proc)
@@ -609,6 +657,7 @@ void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st)
 	st->overrun = atomic_xchg(&s->overrun, 0);
 	st->overrun |= pt_writers_overrun(s);
 	mutex_unlock(&pt_ctl_lock);
+	pt_log_status(s, st);
 }
 
 void pt_stream_get_filter(struct pt_stream *s, struct posix_trace_event_set *set)

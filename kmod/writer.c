@@ -14,6 +14,7 @@
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
+#include <linux/delay.h>
 #include <linux/rculist.h>
 #include <linux/sched/signal.h>
 #include <linux/vmalloc.h>
@@ -193,8 +194,10 @@ int pt_writer_mmap(struct vm_area_struct *vma, u32 trid, u32 index)
 	    !(vma->vm_flags & VM_SHARED))
 		goto out;
 	ret = -EACCES;
-	/* Its process only while traced: not after a detaching exec. */
-	if (s->owner != task_tgid(current) &&
+	/* Its process only while traced: not after a detaching exec.  The
+	 * controller of a stream with log does not read it.
+	 */
+	if ((s->owner != task_tgid(current) || s->log) &&
 	    (w->tgid != task_tgid(current) || !pt_traces_current(s)))
 		goto out;
 	pt_vm_flags_set(vma, VM_DONTCOPY);
@@ -295,4 +298,113 @@ void pt_writers_free(struct pt_stream *s)
 		pt_stat_dec(PT_STAT_WRITERS);
 	}
 	kfree(s->writers);
+}
+
+/* Copy from the ring of @w, which may wrap; @pos is a position. */
+static void pt_writer_ring_read(const struct pt_writer *w, u64 pos, void *dst,
+				size_t len)
+{
+	const u8 *ring = (const u8 *)w->mem + PAGE_SIZE;
+	u64 off = pos % w->data_size;
+	size_t first = min_t(u64, len, w->data_size - off);
+
+	memcpy(dst, ring + off, first);
+	if (first < len)
+		memcpy((u8 *)dst + first, ring, len - first);
+}
+
+/*
+ * The flusher's reads of writer lane @j (flush.c), which its process can
+ * scribble on at any time: the same checks as the library's reader
+ * (design.md, "Trust").  Returns 1 with the header of the record at *@pos
+ * in @rec (its pid the kernel's), 0 when there is nothing below @limit,
+ * -EIO when the lane cannot be believed (*@pos then skips to its head).
+ * *@lost and @resync as for pt_lane_peek().
+ */
+int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
+		   bool resync, bool *lost, struct posix_trace_record *rec)
+{
+	const struct pt_writer *w = s->writers[j];
+	struct posix_trace_writer_ctl *ctl = w->ctl;
+	/* pairs with the writer's release of head: the record is there */
+	u64 head = smp_load_acquire(&ctl->head);
+	u64 oldest = READ_ONCE(ctl->oldest);
+
+	if (resync) {
+		*pos = head - oldest <= w->data_size ? oldest : head;
+	} else if ((s64)(head - *pos) < 0 || head - *pos > w->data_size) {
+		*pos = head;
+		return -EIO;
+	} else if ((s64)(oldest - *pos) > 0 && (s64)(head - oldest) >= 0) {
+		*lost = true;
+		*pos = oldest;
+	}
+	if ((s64)(min(head, limit) - *pos) <= 0)
+		return 0;
+	pt_writer_ring_read(w, *pos, rec, sizeof(*rec));
+	if (rec->size < sizeof(*rec) || rec->size % 8 || rec->size > head - *pos ||
+	    rec->data_len > rec->size - sizeof(*rec) ||
+	    rec->data_len > s->max_data ||
+	    rec->event_id < POSIX_TRACE_ID_UNNAMED ||
+	    rec->event_id >= POSIX_TRACE_ID_NR ||
+	    (rec->flags & ~(u32)POSIX_TRACE_REC_TRUNCATED)) {
+		*pos = head;
+		return -EIO;
+	}
+	rec->pid = s->wdesc[j].pid;
+	return 1;
+}
+
+/* Copy the data of the record at @pos; false if the writer reused its
+ * bytes meanwhile (it raises oldest first: design.md's barrier pairs).
+ */
+bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
+		    u32 len)
+{
+	const struct pt_writer *w = s->writers[j];
+
+	pt_writer_ring_read(w, pos + sizeof(struct posix_trace_record), dst, len);
+	smp_rmb();	/* the copy before oldest: pairs with the writer's smp_wmb */
+	return (s64)(READ_ONCE(w->ctl->oldest) - pos) <= 0;
+}
+
+void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos)
+{
+	/* our copies before the writer reuses the space (it loads tail) */
+	smp_store_release(&s->writers[j]->ctl->tail, pos);
+}
+
+/*
+ * The timestamp before which every record of writer lane @j is visible:
+ * U64_MAX when it writes nothing now, else that of the record it is
+ * writing (design.md, "Order across lanes").  A writer reading its clock
+ * is waited for briefly; a stamp older than @bound_ns is not believed.
+ */
+u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
+		       u64 bound_ns)
+{
+	struct posix_trace_writer_ctl *ctl = s->writers[j]->ctl;
+	/* pairs with the writer's release of inflight_ts after head */
+	u64 ts = smp_load_acquire(&ctl->inflight_ts);
+	unsigned int tries = 0;
+
+	while (ts == POSIX_TRACE_INFLIGHT_CLOCK && tries++ < 100) {
+		usleep_range(10, 20);
+		ts = smp_load_acquire(&ctl->inflight_ts);	/* as above */
+	}
+	if (ts == POSIX_TRACE_INFLIGHT_CLOCK)
+		return now > bound_ns ? now - bound_ns : 0;
+	if (!ts || ts > now || now - ts > bound_ns)
+		return U64_MAX;
+	return ts;
+}
+
+u64 pt_writers_heads(struct pt_stream *s)
+{
+	unsigned int j, nr = pt_nr_writers(s);
+	u64 sum = 0;
+
+	for (j = 0; j < nr; j++)
+		sum += READ_ONCE(s->writers[j]->ctl->head);
+	return sum;
 }

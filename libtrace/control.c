@@ -97,6 +97,7 @@ static void pt_ctl_init(struct posix_trace_ctl *c, trace_id_t trid, void *ret_ad
 	c->address = (uint64_t)(uintptr_t)ret_addr;
 }
 
+/* A stream with log is read by the module alone: nothing to map. */
 static int pt_setup_handle(const trace_attr_t *a, struct posix_trace_create *c,
 			   trace_id_t *trid)
 {
@@ -105,6 +106,11 @@ static int pt_setup_handle(const trace_attr_t *a, struct posix_trace_create *c,
 
 	if (!h)
 		return ENOMEM;
+	if (c->flags & POSIX_TRACE_CREATE_LOG) {
+		h->withlog = 1;
+		h->attr.__log_size = c->log_size;
+		goto add;
+	}
 	ret = pt_map_stream(h, c);
 	if (ret)
 		goto err;
@@ -112,6 +118,7 @@ static int pt_setup_handle(const trace_attr_t *a, struct posix_trace_create *c,
 	if (ret)
 		goto err;
 	pt_cursors_reset(h);
+add:
 	ret = pt_handle_add(h);
 	if (ret)
 		goto err;
@@ -122,12 +129,13 @@ err:
 	return ret;
 }
 
-PT_EXPORT int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,
-				 trace_id_t *restrict trid)
+/* create and create_withlog (@c->flags says which). */
+static int pt_create(pid_t pid, const trace_attr_t *attr,
+		     struct posix_trace_create *c, trace_id_t *trid)
 {
-	struct posix_trace_create c = { .size = sizeof(c) };
 	struct posix_trace_ctl ctl;
 	trace_attr_t defaults;
+	int withlog = !!(c->flags & POSIX_TRACE_CREATE_LOG);
 	int policy, ret;
 
 	if (!trid)
@@ -138,25 +146,73 @@ PT_EXPORT int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,
 	} else if (pt_attr_check(attr)) {
 		return EINVAL;
 	}
-	/* Unset means LOOP for a stream without log (spec 5.6). */
+	/* Unset means LOOP without log, FLUSH with one (spec 5.6). */
 	posix_trace_attr_getstreamfullpolicy(attr, &policy);
-	if (policy == POSIX_TRACE_FLUSH)
+	if (withlog && !(attr->__flags & PT_ATTR_STREAM_POLICY_SET))
+		policy = POSIX_TRACE_FLUSH;
+	if (policy == POSIX_TRACE_FLUSH && !withlog)
 		return EINVAL;	/* CREATE-12: FLUSH needs a log */
-	c.pid = (uint32_t)pid;
-	c.stream_policy = (uint32_t)policy;
-	c.inherit = (uint32_t)attr->__inheritance;
-	c.stream_size = attr->__stream_size;
-	c.max_data_size = attr->__max_data_size;
-	c.name_ptr = (uint64_t)(uintptr_t)attr->__name;
-	ret = pt_ioctl(POSIX_TRACE_IOC_CREATE, &c);
+	c->pid = (uint32_t)pid;
+	c->stream_policy = (uint32_t)policy;
+	c->inherit = (uint32_t)attr->__inheritance;
+	c->stream_size = attr->__stream_size;
+	c->max_data_size = attr->__max_data_size;
+	c->name_ptr = (uint64_t)(uintptr_t)attr->__name;
+	ret = pt_ioctl(POSIX_TRACE_IOC_CREATE, c);
 	if (ret)
 		return ret;
-	ret = pt_setup_handle(attr, &c, trid);
+	ret = pt_setup_handle(attr, c, trid);
 	if (ret) {
-		pt_ctl_init(&ctl, (trace_id_t)c.trid, NULL);
+		pt_ctl_init(&ctl, (trace_id_t)c->trid, NULL);
 		pt_ioctl(POSIX_TRACE_IOC_SHUTDOWN, &ctl);
 	}
 	return ret;
+}
+
+PT_EXPORT int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,
+				 trace_id_t *restrict trid)
+{
+	struct posix_trace_create c = { .size = sizeof(c) };
+
+	return pt_create(pid, attr, &c, trid);
+}
+
+/* Which files serve which log policy: design.md §10 (spec 5.11). */
+PT_EXPORT int posix_trace_create_withlog(pid_t pid, const trace_attr_t *restrict attr,
+					 int file_desc, trace_id_t *restrict trid)
+{
+	struct posix_trace_create c = {
+		.size = sizeof(c),
+		.flags = POSIX_TRACE_CREATE_LOG,
+	};
+
+	if (file_desc < 0)
+		return EBADF;
+	c.log_fd = (uint32_t)file_desc;
+	c.log_policy = attr && !pt_attr_check(attr) ? (uint32_t)attr->__log_policy :
+						      POSIX_TRACE_LOOP;
+	c.log_size = attr && !pt_attr_check(attr) ? attr->__log_size :
+						    PT_DEFAULT_LOG_SIZE;
+	return pt_create(pid, attr, &c, trid);
+}
+
+/* Waits for the module's worker, so write errors come back (spec 5.13);
+ * a signal leaves the flush running and counts as initiated (FLUSH-1). */
+PT_EXPORT int posix_trace_flush(trace_id_t trid)
+{
+	struct pt_handle *h;
+	struct posix_trace_ctl c;
+	int ret;
+
+	if (trid < 0)
+		return EINVAL;	/* pre-recorded */
+	h = pt_handle_get(trid);
+	if (!h)
+		return EINVAL;
+	pt_ctl_init(&c, trid, __builtin_return_address(0));
+	ret = h->withlog ? pt_ioctl(POSIX_TRACE_IOC_FLUSH, &c) : EINVAL;
+	pt_handle_put(h);
+	return ret == EINTR ? 0 : ret;
 }
 
 static int pt_control(trace_id_t trid, unsigned long cmd, void *ret_addr)
@@ -205,12 +261,14 @@ PT_EXPORT int posix_trace_shutdown(trace_id_t trid)
 	pt_ctl_init(&c, trid, __builtin_return_address(0));
 	pt_lock(&h->lock);
 	ret = h->dead ? EINVAL : pt_ioctl(POSIX_TRACE_IOC_SHUTDOWN, &c);
-	if (!ret) {
+	/* A write error of the final flush: the stream is gone all the same
+	 * (SHUT-2), the error is reported. */
+	if (!ret || (h->withlog && ret != EINVAL)) {
 		h->dead = 1;
 		pt_handle_release_buffers(h);
 	}
 	pt_unlock(&h->lock);
-	if (!ret)
+	if (h->dead)
 		pt_handle_remove(h);
 	pt_handle_put(h);
 	return ret;
@@ -258,8 +316,12 @@ PT_EXPORT int posix_trace_get_status(trace_id_t trid,
 							 POSIX_TRACE_NOT_FULL;
 	statusinfo->posix_stream_overrun_status = st.overrun ? POSIX_TRACE_OVERRUN :
 							       POSIX_TRACE_NO_OVERRUN;
-	statusinfo->posix_stream_flush_status = POSIX_TRACE_NOT_FLUSHING;
-	statusinfo->posix_log_overrun_status = POSIX_TRACE_NO_OVERRUN;
-	statusinfo->posix_log_full_status = POSIX_TRACE_NOT_FULL;
+	statusinfo->posix_stream_flush_status = st.flushing ? POSIX_TRACE_FLUSHING :
+							      POSIX_TRACE_NOT_FLUSHING;
+	statusinfo->posix_stream_flush_error = (int)st.flush_error;
+	statusinfo->posix_log_overrun_status = st.log_overrun ? POSIX_TRACE_OVERRUN :
+							       POSIX_TRACE_NO_OVERRUN;
+	statusinfo->posix_log_full_status = st.log_full ? POSIX_TRACE_FULL :
+							  POSIX_TRACE_NOT_FULL;
 	return 0;
 }

@@ -71,6 +71,7 @@ struct pt_handle {
 	atomic_int refs;
 	struct pt_lock lock;
 	int dead;
+	int withlog;			/* create_withlog: nothing to read */
 	trace_attr_t attr;		/* effective attributes */
 	uint64_t created_real;
 	uint64_t created_mono;

@@ -842,6 +842,12 @@ static inline __attribute__((always_inline)) int pt_getnext(trace_id_t trid, str
 	h = pt_handle_cached(trid, &put);
 	if (!h)
 		return EINVAL;
+	if (__builtin_expect(h->withlog, 0)) {
+		/* The module's flusher is its only reader (design.md §10). */
+		if (put)
+			pt_handle_put(h);
+		return EINVAL;
+	}
 	/* An event at hand: no cancellation point, no cleanup handler. */
 	ret = pt_try_read(h, &out, &got, &held);
 	if (!ret && !got && mode != 1)

@@ -73,9 +73,8 @@ static int pt_sysconf(int name, long *val)
 	case _SC_TRACE_INHERIT:
 		*val = pt_sysconf_feature(POSIX_TRACE_FEAT_INHERIT);
 		return 1;
-	/* Claimed once its issue (5) lands. */
 	case _SC_TRACE_LOG:
-		*val = -1;
+		*val = pt_sysconf_feature(POSIX_TRACE_FEAT_LOG);
 		return 1;
 	/* 5.3: the actual limits, not the _POSIX_TRACE_*_MAX minima. */
 	case _SC_TRACE_EVENT_NAME_MAX:

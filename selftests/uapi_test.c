@@ -123,9 +123,66 @@ TEST_F(uapi, nonzero_reserved_field_is_einval)
 	c.size = sizeof(c);
 	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
 	c.stream_size = 4096;
-	c.reserved[3] = 7;
+	c.reserved[1] = 7;
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
 	EXPECT_EQ(EINVAL, errno);
+}
+
+/* The log fields mean something only with POSIX_TRACE_CREATE_LOG, and the
+ * FLUSH stream policy needs a log. */
+TEST_F(uapi, log_fields_without_log_flag_are_einval)
+{
+	struct posix_trace_ctl ctl = { .size = sizeof(ctl), .trid = self->c.trid };
+	struct posix_trace_create c;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		memset(&c, 0, sizeof(c));
+		c.size = sizeof(c);
+		c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+		c.stream_size = 4096;
+		if (i == 0)
+			c.log_fd = 1;
+		else if (i == 1)
+			c.log_policy = POSIX_TRACE_LOG_APPEND;
+		else if (i == 2)
+			c.log_size = 1 << 20;
+		else
+			c.stream_policy = POSIX_TRACE_POLICY_FLUSH;
+		ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+		EXPECT_EQ(EINVAL, errno);
+	}
+	/* A stream without log cannot be flushed. */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_FLUSH, &ctl));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(uapi, log_create_validates_policy_size_and_descriptor)
+{
+	struct posix_trace_create c;
+	int fd = open("/dev/null", O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.flags = POSIX_TRACE_CREATE_LOG;
+	c.stream_policy = POSIX_TRACE_POLICY_FLUSH;
+	c.stream_size = 4096;
+	c.log_fd = (__u32)fd;
+	c.log_policy = 3;	/* not a log policy */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	c.log_policy = POSIX_TRACE_LOG_LOOP;
+	c.log_size = 8;		/* below a maximal system event */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	c.log_policy = POSIX_TRACE_LOG_APPEND;	/* read-only descriptor */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EBADF, errno);
+	c.log_fd = (__u32)-1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EBADF, errno);
+	close(fd);
 }
 
 TEST_F(uapi, unknown_flags_are_einval)

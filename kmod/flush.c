@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Flushing a stream with log: the module is the stream's only reader.
+ * A worker merges the lanes by timestamp, as the library's reader does,
+ * into EVENTS blocks (logfile.c writes them) and frees the space of what
+ * it logged (spec 5.13; design.md §10 has the whole picture).
+ *
+ * Who flushes: posix_trace_flush() (POSIX_TRACE_IOC_FLUSH, which waits for
+ * the worker), the FLUSH stream policy (a tick every PT_LOG_TICK while new
+ * events arrive, and at once when the stream fills), and the shutdown
+ * (the final flush, then the STATUS trailer).  File writes happen only in
+ * the worker: the caller's file size limit, and SIGXFSZ, never apply.
+ */
+#include <linux/file.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
+#include "log.h"
+
+#define PT_LOG_TICK		msecs_to_jiffies(100)
+/* In-flight stamps older than this are not believed (design.md §4). */
+#define PT_LOG_INFLIGHT_NS	NSEC_PER_SEC
+#define PT_REC_HDR		sizeof(struct posix_trace_record)
+
+static struct workqueue_struct *pt_log_wq;
+
+/* The flusher's cursor in one lane: kernel lanes first, then writers. */
+struct pt_src {
+	u64 pos;		/* next record */
+	u64 limit;		/* head when this flush began */
+	bool resync;		/* start at the oldest record, quietly */
+	bool peeked;		/* @rec is the header of the record at @pos */
+	bool lost;		/* records before @pos were overwritten */
+	struct posix_trace_record rec;
+};
+
+static unsigned int pt_nr_src(struct pt_stream *s)
+{
+	return s->nr_lanes + pt_nr_writers(s);
+}
+
+/* Everything logged so far is free for the writers again. */
+static void pt_publish(struct pt_stream *s)
+{
+	unsigned int i, n = pt_nr_src(s);
+
+	for (i = 0; i < n; i++) {
+		if (i < s->nr_lanes)
+			pt_lane_consumed(s, i, s->log->src[i].pos);
+		else
+			pt_writer_consumed(s, i - s->nr_lanes, s->log->src[i].pos);
+	}
+}
+
+/* First error of a flush: kept for get_status (RULE-34). */
+static void pt_flush_error(struct pt_log *log, int *first, int err)
+{
+	if (!err)
+		return;
+	atomic_set(&log->log_overrun, 1);	/* the block's events are lost */
+	atomic_cmpxchg(&log->flush_error, 0, -err);
+	if (!*first)
+		*first = err;
+}
+
+/* Write the EVENTS block, then free the space of its records. */
+static void pt_write_block(struct pt_stream *s, int *first)
+{
+	int err = 0;
+
+	if (s->log->count) {
+		err = pt_logf_write_types(s);
+		if (!err)
+			err = pt_logf_write_events(s);
+		else
+			pt_logf_drop(s->log);
+	}
+	pt_flush_error(s->log, first, err);
+	pt_publish(s);
+}
+
+static void pt_add_marker(struct pt_log *log, u32 id, u64 ts,
+			  const void *data, u32 len)
+{
+	struct posix_trace_record rec = {
+		.size = pt_log_rec_size(len),
+		.event_id = id,
+		.data_len = len,
+		.flags = POSIX_TRACE_REC_AUTO,
+		.timestamp = ts,
+	};
+
+	void *p = pt_logf_reserve(log, &rec);
+
+	if (len)
+		memcpy(p, data, len);
+	pt_logf_commit(log, &rec);
+}
+
+/*
+ * Make room for @need bytes in the block; false when the log takes no
+ * more (UNTIL_FULL): the record is then discarded, and the first discard
+ * ends the log with STOP(auto) (RULE-41, room kept for it).
+ */
+static bool pt_room(struct pt_stream *s, u32 need, u64 ts, int *first)
+{
+	static const int auto_stop = 1;
+	struct pt_log *log = s->log;
+
+	if (log->full && log->policy == POSIX_TRACE_LOG_UNTIL_FULL) {
+		atomic_set(&log->log_overrun, 1);
+		return false;
+	}
+	if (max_t(u32, log->len, PT_LOG_BLOCK_HDR) + need +
+	    pt_log_rec_size(sizeof(int)) > log->block_max)
+		pt_write_block(s, first);
+	if (need <= pt_logf_events_room(log))
+		return true;
+	pt_add_marker(log, POSIX_TRACE_ID_STOP, ts, &auto_stop, sizeof(auto_stop));
+	log->full = true;
+	atomic_set(&log->log_overrun, 1);
+	return false;
+}
+
+static bool pt_copy(struct pt_stream *s, unsigned int i, const struct pt_src *src,
+		    void *dst)
+{
+	if (i < s->nr_lanes)
+		return pt_lane_copy(s, i, src->pos, dst, src->rec.data_len);
+	return pt_writer_copy(s, i - s->nr_lanes, src->pos, dst, src->rec.data_len);
+}
+
+/* Log the record @src has peeked, with OVERFLOW/RESUME before it if
+ * records of its lane were lost (spec 5.15).
+ */
+static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
+		    int *first)
+{
+	struct pt_log *log = s->log;
+	struct posix_trace_record rec = src->rec;
+	u32 size = pt_log_rec_size(rec.data_len);
+	u32 markers = src->lost ? 2 * pt_log_rec_size(0) : 0;
+	u64 ts = max(rec.timestamp, log->last_ts);
+
+	src->peeked = false;
+	if (!pt_room(s, size + markers, ts, first)) {
+		src->pos += rec.size;
+		src->lost = false;
+		return;
+	}
+	rec.size = size;
+	pt_logf_mark(log);
+	if (src->lost) {
+		pt_add_marker(log, POSIX_TRACE_ID_OVERFLOW, ts, NULL, 0);
+		pt_add_marker(log, POSIX_TRACE_ID_RESUME, ts, NULL, 0);
+	}
+	if (!pt_copy(s, i, src, pt_logf_reserve(log, &rec))) {
+		pt_logf_rollback(log);	/* overwritten meanwhile: peek again */
+		src->lost = true;
+		return;
+	}
+	src->lost = false;
+	pt_logf_commit(log, &rec);
+	log->last_ts = max(log->last_ts, rec.timestamp);
+	src->pos += src->rec.size;
+}
+
+static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
+		    int *first)
+{
+	static const int eio = EIO;
+	bool lost = false;
+	int r;
+
+	if (src->peeked)
+		return true;
+	if (i < s->nr_lanes) {
+		r = pt_lane_peek(s, i, &src->pos, src->limit, src->resync, &lost,
+				 &src->rec);
+	} else {
+		r = pt_writer_peek(s, i - s->nr_lanes, &src->pos, src->limit,
+				   src->resync, &lost, &src->rec);
+	}
+	src->resync = false;
+	src->lost |= lost;
+	if (r == -EIO && pt_room(s, pt_log_rec_size(sizeof(eio)),
+				 s->log->last_ts, first))
+		pt_add_marker(s->log, POSIX_TRACE_ID_ERROR, s->log->last_ts,
+			      &eio, sizeof(eio));
+	src->peeked = r > 0;
+	return src->peeked;
+}
+
+/*
+ * Where this flush stops: the heads now, and (but for the final flush)
+ * the stamp of the oldest record a writer is still writing, so a record
+ * stamped earlier but committed later is not overtaken (design.md §4).
+ */
+static u64 pt_snapshot(struct pt_stream *s, bool final)
+{
+	unsigned int i, n = pt_nr_src(s);
+	u64 now = ktime_get_ns(), horizon = final ? U64_MAX : now;
+
+	for (i = s->nr_lanes; i < n; i++)
+		horizon = min(horizon, pt_writer_inflight(s, i - s->nr_lanes, now,
+							  PT_LOG_INFLIGHT_NS) - 1);
+	for (i = 0; i < n; i++) {
+		struct pt_src *src = &s->log->src[i];
+
+		if (i < s->nr_lanes)
+			src->limit = READ_ONCE(s->lanes[i].desc->head);
+		else	/* pairs with the writer's release of head */
+			src->limit = smp_load_acquire(&s->writers[i - s->nr_lanes]->ctl->head);
+	}
+	return horizon;
+}
+
+/* Merge every lane into the log, oldest record first (ties: lower lane). */
+static void pt_drain(struct pt_stream *s, bool final, int *first)
+{
+	struct pt_log *log = s->log;
+	unsigned int i, n = pt_nr_src(s);
+	u64 horizon = pt_snapshot(s, final);
+
+	for (;;) {
+		struct pt_src *best = NULL;
+		unsigned int bi = 0;
+
+		for (i = 0; i < n; i++) {
+			struct pt_src *src = &log->src[i];
+
+			if (!pt_peek(s, i, src, first) ||
+			    src->rec.timestamp > horizon)
+				continue;
+			if (!best || src->rec.timestamp < best->rec.timestamp) {
+				best = src;
+				bi = i;
+			}
+		}
+		if (!best)
+			break;
+		pt_take(s, bi, best, first);
+	}
+	pt_write_block(s, first);
+}
+
+static void pt_record_marker(struct pt_stream *s, u32 id, const void *data,
+			     u32 len)
+{
+	struct pt_event ev = {
+		.id = id,
+		.flags = POSIX_TRACE_REC_AUTO,
+		.data = data,
+		.data_len = len,
+		.control = true,
+	};
+
+	pt_record(s, &ev);
+}
+
+/*
+ * One flush (FLUSH-1..9): FLUSH_START goes into the batch it starts,
+ * FLUSH_STOP reaches the log with the next flush; both only while the
+ * stream runs.  A write error is recorded as an ERROR event once per run
+ * of failures.  An auto-stopped stream restarts once it is empty.
+ */
+static int pt_flush(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	bool running = atomic_read(&s->state) == PT_RUNNING;
+	int err = 0;
+
+	lockdep_assert_held(&log->lock);
+	if (log->closed)
+		return 0;
+	atomic_set(&log->flushing, 1);
+	log->deadline = jiffies + PT_LOG_STALL;
+	if (running)
+		pt_record_marker(s, POSIX_TRACE_ID_FLUSH_START, NULL, 0);
+	pt_drain(s, false, &err);
+	if (atomic_read(&s->state) == PT_RUNNING) {
+		pt_record_marker(s, POSIX_TRACE_ID_FLUSH_STOP, NULL, 0);
+		if (err && err != log->last_err) {
+			int e = -err;
+
+			pt_record_marker(s, POSIX_TRACE_ID_ERROR, &e, sizeof(e));
+		}
+	}
+	log->last_err = err;
+	log->quiet = pt_lanes_heads(s);
+	atomic_set(&log->flushing, 0);
+	if (atomic_read(&s->state) == PT_AUTOSTOPPED) {
+		mutex_lock(&pt_ctl_lock);
+		pt_stream_try_restart(s);
+		mutex_unlock(&pt_ctl_lock);
+	}
+	return err;
+}
+
+/* The final flush: everything, then the trailer; the file is let go. */
+static int pt_finish(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	int err = 0;
+
+	lockdep_assert_held(&log->lock);
+	if (log->closed)
+		return 0;
+	atomic_set(&log->flushing, 1);
+	log->deadline = jiffies + PT_LOG_STALL;
+	pt_drain(s, true, &err);
+	pt_flush_error(log, &err, pt_logf_write_types(s));
+	atomic_set(&log->flushing, 0);
+	pt_flush_error(log, &err, pt_logf_close(s));
+	log->closed = true;
+	fput(log->file);
+	log->file = NULL;
+	return err;
+}
+
+static void pt_log_work(struct work_struct *work)
+{
+	struct pt_log *log = container_of(work, struct pt_log, work);
+	struct pt_stream *s = log->stream;
+	u64 target;
+	int err;
+
+	spin_lock(&log->req_lock);
+	target = log->wanted;
+	spin_unlock(&log->req_lock);
+	mutex_lock(&log->lock);
+	if (READ_ONCE(log->finishing))
+		log->finish_err = pt_finish(s);
+	err = pt_flush(s);
+	mutex_unlock(&log->lock);
+	spin_lock(&log->req_lock);
+	log->done = target;
+	log->done_err = err;
+	spin_unlock(&log->req_lock);
+	wake_up_all(&log->done_wq);
+}
+
+/* FLUSH policy: flush while new events keep coming (RULE-39). */
+static void pt_log_tick(struct work_struct *work)
+{
+	struct pt_log *log = container_of(to_delayed_work(work), struct pt_log,
+					  tick);
+
+	if (READ_ONCE(log->closed))
+		return;
+	if (pt_lanes_heads(log->stream) != READ_ONCE(log->quiet))
+		queue_work(pt_log_wq, &log->work);
+	queue_delayed_work(pt_log_wq, &log->tick, PT_LOG_TICK);
+}
+
+/* The stream filled up (any context): FLUSH policy flushes at once. */
+void pt_log_stream_full(struct pt_stream *s)
+{
+	if (s->log && s->log->auto_flush)
+		queue_work(pt_log_wq, &s->log->work);
+}
+
+/* POSIX_TRACE_IOC_FLUSH: start a flush and wait for it (spec 5.13). */
+int pt_log_flush(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	u64 want;
+	int ret;
+
+	if (!log)
+		return -EINVAL;
+	spin_lock(&log->req_lock);
+	want = ++log->wanted;
+	spin_unlock(&log->req_lock);
+	queue_work(pt_log_wq, &log->work);
+	ret = wait_event_interruptible(log->done_wq, ({
+		bool done;
+
+		spin_lock(&log->req_lock);
+		done = log->done >= want;
+		spin_unlock(&log->req_lock);
+		done; }));
+	if (ret)
+		return -EINTR;	/* the flush goes on without us */
+	spin_lock(&log->req_lock);
+	ret = log->done_err;
+	spin_unlock(&log->req_lock);
+	return ret;
+}
+
+/*
+ * The shutdown of a stream with log (SHUT-6, SHUT-7), after it was
+ * stopped and unhashed: the worker flushes everything and closes the log;
+ * we wait for it (bounded by PT_LOG_STALL per stalled write).  Returns
+ * the first write error.
+ */
+int pt_log_finish(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+
+	if (!log)
+		return 0;
+	cancel_delayed_work_sync(&log->tick);
+	WRITE_ONCE(log->finishing, true);
+	queue_work(pt_log_wq, &log->work);
+	flush_work(&log->work);
+	return log->finish_err;
+}
+
+/* posix_trace_clear() of a stream with log (CLEAR-5..7). */
+int pt_log_clear(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&log->lock);
+	ret = pt_stream_clear(s);
+	for (i = 0; i < s->nr_lanes + s->max_writers; i++) {
+		log->src[i].peeked = false;
+		log->src[i].lost = false;
+		log->src[i].resync = true;
+	}
+	atomic_set(&log->log_overrun, 0);
+	/* A pipe cannot be rewound: its log goes on (CLEAR-9). */
+	if (!log->closed && log->seekable) {
+		ret = pt_logf_init(s);
+		pt_flush_error(log, &ret, ret);
+	}
+	mutex_unlock(&log->lock);
+	return ret;
+}
+
+void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)
+{
+	struct pt_log *log = s->log;
+
+	if (!log)
+		return;
+	st->flushing = atomic_read(&log->flushing);
+	st->flush_error = atomic_xchg(&log->flush_error, 0);
+	st->log_overrun = atomic_xchg(&log->log_overrun, 0);
+	st->log_full = READ_ONCE(log->full);
+}
+
+/*
+ * A stream with log (create_withlog): the file checks, the layout, and
+ * the header, INFO and system types written before the stream exists, so
+ * a file that cannot take them fails the create (ENOSPC, EFBIG).
+ */
+int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
+		  struct pid *target)
+{
+	unsigned int nsrc = s->nr_lanes + s->max_writers;
+	struct pt_log *log;
+	int ret;
+
+	log = kzalloc(sizeof(*log), GFP_KERNEL_ACCOUNT);
+	if (!log)
+		return -ENOMEM;
+	s->log = log;
+	log->stream = s;
+	mutex_init(&log->lock);
+	spin_lock_init(&log->req_lock);
+	init_waitqueue_head(&log->done_wq);
+	INIT_WORK(&log->work, pt_log_work);
+	INIT_DELAYED_WORK(&log->tick, pt_log_tick);
+	log->policy = args->log_policy;
+	log->auto_flush = args->stream_policy == POSIX_TRACE_POLICY_FLUSH;
+	log->max_size = args->log_size;
+	log->pid = pid_nr_ns(target, s->pidns);
+	ret = pt_logf_open(log, args->log_fd);
+	if (ret)
+		return ret;
+	ret = pt_logf_layout(log, s->max_data);
+	if (ret)
+		return ret;
+	log->src = kvcalloc(nsrc, sizeof(*log->src), GFP_KERNEL_ACCOUNT);
+	log->buf = kvmalloc(log->block_max, GFP_KERNEL_ACCOUNT);
+	log->mbuf = kvmalloc(log->block_max, GFP_KERNEL_ACCOUNT);
+	if (!log->src || !log->buf || !log->mbuf)
+		return -ENOMEM;
+	memset(log->src, 0, nsrc * sizeof(*log->src));
+	for (ret = 0; ret < nsrc; ret++)
+		log->src[ret].resync = true;
+	ret = pt_logf_prealloc(log);
+	if (ret)
+		return ret;
+	mutex_lock(&log->lock);
+	ret = pt_logf_init(s);
+	mutex_unlock(&log->lock);
+	if (ret)
+		return ret;
+	args->log_size = log->max_size;
+	if (log->auto_flush)
+		queue_delayed_work(pt_log_wq, &log->tick, PT_LOG_TICK);
+	return 0;
+}
+
+/* With the stream, after its last reference: no work can be queued. */
+void pt_log_free(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+
+	if (!log)
+		return;
+	cancel_delayed_work_sync(&log->tick);
+	cancel_work_sync(&log->work);
+	if (log->file)
+		fput(log->file);
+	kvfree(log->src);
+	kvfree(log->buf);
+	kvfree(log->mbuf);
+	kfree(log);
+}
+
+int pt_log_init(void)
+{
+	pt_log_wq = alloc_workqueue("posix_trace_log", WQ_UNBOUND, 0);
+	return pt_log_wq ? 0 : -ENOMEM;
+}
+
+void pt_log_exit(void)
+{
+	destroy_workqueue(pt_log_wq);
+}

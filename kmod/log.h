@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The log of a stream with log: shared by logfile.c (the file and its
+ * format, Documentation/log-format.md) and flush.c (what goes in it).
+ */
+#ifndef PT_LOG_H
+#define PT_LOG_H
+
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include "pt.h"
+
+/* Format constants (log-format.md sections 3-5). */
+#define PT_LOG_HEADER_SIZE	64
+#define PT_LOG_BLOCK_HDR	32
+#define PT_LOG_INFO_SIZE	120
+#define PT_LOG_STATUS_SIZE	32
+#define PT_LOG_TYPE_HDR		8
+#define PT_LOG_LAYOUT_SEQ	1
+#define PT_LOG_LAYOUT_RING	2
+#define PT_LOG_SLOTS_MAX	65536u
+#define PT_LOG_BLOCK_LIMIT	(16u << 20)
+/* A flush waits at most this long for a pipe or socket to take data. */
+#define PT_LOG_STALL		(5 * HZ)
+
+enum {
+	PT_LOG_BT_INFO = 1,
+	PT_LOG_BT_TYPES = 2,
+	PT_LOG_BT_EVENTS = 3,
+	PT_LOG_BT_STATUS = 4,
+};
+
+/* System ids the type table names (1 .. PT_LOG_NR_SYSTEM). */
+#define PT_LOG_NR_SYSTEM	POSIX_TRACE_ID_DETACHED
+
+/*
+ * struct pt_log - the log file of one stream and the flusher's state.
+ * Lifetime: the stream's (s->log, set at create, freed with the stream);
+ * the file reference is dropped by pt_log_finish() at shutdown, or at the
+ * free of a stream whose creation failed.
+ * Locking: @lock (a mutex: it is held across file writes) serialises
+ * everything that writes the file or moves the lane cursors: flushes, the
+ * clear of the log and the finish.  Lock order: @lock -> pt_ctl_lock ->
+ * lane locks.  The status words are atomics, read by get_status without
+ * @lock.
+ */
+struct pt_src;
+struct pt_log {
+	struct pt_stream *stream;
+	struct mutex lock;	/* see above */
+	struct file *file;
+	u32 policy;		/* POSIX_TRACE_LOG_* */
+	u8 layout;
+	bool seekable;		/* a regular file: positioned writes */
+	bool auto_flush;	/* stream-full-policy FLUSH */
+	bool closed;		/* finished: nothing more is written */
+	bool full;		/* UNTIL_FULL log reached its size */
+	u32 tag;		/* log_tag of the current log */
+	u32 block_max;
+	u64 max_size;		/* log-max-size, effective */
+	/* Where blocks go: @pos in the sequential layout and, in the ring
+	 * layout, the metadata area [header, @ring_offset); @seq numbers them.
+	 */
+	u64 pos;
+	u64 seq;
+	u64 ring_offset;
+	u64 ring_size;
+	u32 slot_size;
+	u32 nslots;
+	u64 blocks;		/* ring: EVENTS blocks written */
+	u64 event_bytes;	/* UNTIL_FULL: record bytes in the log */
+	u32 pid;		/* the traced process, for INFO */
+	unsigned int types_done;	/* user ids already in a TYPES block */
+	u64 last_ts;		/* timestamp of the last record logged */
+	unsigned long deadline;	/* jiffies: this flush gives up waiting */
+	/* The EVENTS block being assembled (@len bytes, @count records),
+	 * and the buffer of metadata blocks; block_max bytes each.
+	 */
+	u8 *buf;
+	u32 len;
+	u32 count;
+	u8 *mbuf;
+	u32 mark_len;		/* pt_logf_mark(): where a rollback goes */
+	u32 mark_count;
+	u64 mark_bytes;
+	/* Flusher cursors: kernel lanes, then writer lanes (flush.c). */
+	struct pt_src *src;
+	u64 quiet;		/* lane heads summed after the last flush */
+	/* Flush requests: waiters of POSIX_TRACE_IOC_FLUSH. */
+	spinlock_t req_lock;
+	wait_queue_head_t done_wq;
+	u64 wanted;		/* requests made, under @req_lock */
+	u64 done;		/* requests served, under @req_lock */
+	int done_err;		/* first error of the last flush, @req_lock */
+	bool finishing;		/* the work's next run is the final flush */
+	int finish_err;
+	int last_err;		/* outcome of the previous flush, @lock */
+	struct work_struct work;
+	struct delayed_work tick;
+	atomic_t flushing;
+	atomic_t flush_error;	/* first error since get_status */
+	atomic_t log_overrun;
+};
+
+/* logfile.c */
+int pt_logf_open(struct pt_log *log, int fd);
+int pt_logf_layout(struct pt_log *log, u64 max_data);
+int pt_logf_init(struct pt_stream *s);
+int pt_logf_write_types(struct pt_stream *s);
+int pt_logf_write_events(struct pt_stream *s);
+int pt_logf_close(struct pt_stream *s);
+u32 pt_logf_events_room(struct pt_log *log);
+int pt_logf_prealloc(struct pt_log *log);
+void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec);
+void pt_logf_commit(struct pt_log *log, const struct posix_trace_record *rec);
+void pt_logf_mark(struct pt_log *log);
+void pt_logf_drop(struct pt_log *log);
+void pt_logf_rollback(struct pt_log *log);
+
+/* Bytes of a record with @data_len bytes of data in the log. */
+static inline u32 pt_log_rec_size(u32 data_len)
+{
+	return ALIGN(sizeof(struct posix_trace_record) + data_len, 8);
+}
+
+#endif /* PT_LOG_H */

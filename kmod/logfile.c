@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The log file of a stream with log: which files may hold which log,
+ * where each block goes, and the bytes of the header, INFO, TYPES, EVENTS
+ * and STATUS blocks (Documentation/log-format.md, version 1.0, is the
+ * reference).  flush.c fills the EVENTS blocks.
+ *
+ * Every write is a whole block at its final offset, so a crash leaves at
+ * worst one torn block, which readers drop.  A failed write does not move
+ * the position: the next block overwrites the torn one.
+ */
+#include <linux/crc32.h>
+#include <linux/delay.h>
+#include <linux/falloc.h>
+#include <linux/file.h>
+#include <linux/jiffies.h>
+#include <linux/pid_namespace.h>
+#include <linux/random.h>
+#include <linux/timekeeping.h>
+#include <linux/uio.h>
+#include <linux/vmalloc.h>
+#include "compat.h"
+#include "log.h"
+
+#define PT_LOG_GENVERSION	"posix-trace-1.0"	/* = libtrace's */
+#define PT_LOG_BLOCK_MAGIC	0x4b425450u		/* "PTBK" */
+#define PT_LOG_BLOCK_DEFAULT	(64u << 10)
+/* A pipe or socket that takes nothing for this long fails the flush. */
+#define PT_LOG_RETRY_MS		5
+
+/* <trace.h> values written in the STATUS block. */
+#define PT_LOG_RUNNING		1
+#define PT_LOG_SUSPENDED	2
+
+static void pt_put16(u8 *p, u16 v)
+{
+	__le16 x = cpu_to_le16(v);
+
+	memcpy(p, &x, sizeof(x));
+}
+
+static void pt_put32(u8 *p, u32 v)
+{
+	__le32 x = cpu_to_le32(v);
+
+	memcpy(p, &x, sizeof(x));
+}
+
+static void pt_put64(u8 *p, u64 v)
+{
+	__le64 x = cpu_to_le64(v);
+
+	memcpy(p, &x, sizeof(x));
+}
+
+/* CRC32C of @len bytes whose 4-byte CRC field at @off is zero, stored. */
+static void pt_seal(u8 *buf, u32 len, u32 off)
+{
+	pt_put32(buf + off, 0);
+	pt_put32(buf + off, ~__crc32c_le(~0u, buf, len));
+}
+
+/*
+ * Which files serve which log-full policy (spec 5.11, design.md §10):
+ * LOOP and UNTIL_FULL rewrite and position their blocks, so they need a
+ * regular file written without O_APPEND; APPEND only ever appends, so a
+ * regular file, a FIFO, a socket or a character device will do.
+ */
+static int pt_logf_check_type(struct file *f, u32 policy)
+{
+	umode_t mode = file_inode(f)->i_mode;
+
+	if (!(f->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (!(f->f_mode & FMODE_CAN_WRITE))
+		return -EINVAL;
+	if (S_ISREG(mode))
+		return policy == POSIX_TRACE_LOG_APPEND ||
+		       !(f->f_flags & O_APPEND) ? 0 : -EINVAL;
+	if (policy != POSIX_TRACE_LOG_APPEND || !f->f_op->write_iter)
+		return -EINVAL;
+	return S_ISFIFO(mode) || S_ISSOCK(mode) ? 0 : -EINVAL;
+}
+
+/*
+ * Take the module's own reference on the caller's descriptor.  A pipe is
+ * opened again, non-blocking: pipe_write() honours O_NONBLOCK but not
+ * IOCB_NOWAIT, and a worker blocked in it would wait for a reader for
+ * ever.  Sockets honour IOCB_NOWAIT (pt_logf_write_once()).
+ */
+int pt_logf_open(struct pt_log *log, int fd)
+{
+	struct file *f = fget(fd), *nb;
+	int ret;
+
+	if (!f)
+		return -EBADF;
+	ret = pt_logf_check_type(f, log->policy);
+	if (ret)
+		goto out_put;
+	log->seekable = S_ISREG(file_inode(f)->i_mode);
+	if (S_ISFIFO(file_inode(f)->i_mode)) {
+		nb = dentry_open(&f->f_path, O_WRONLY | O_NONBLOCK, current_cred());
+		fput(f);
+		if (IS_ERR(nb))	/* ENXIO: no reader left */
+			return PTR_ERR(nb) == -ENXIO ? -EINVAL : PTR_ERR(nb);
+		f = nb;
+	}
+	log->file = f;
+	return 0;
+out_put:
+	fput(f);
+	return ret;
+}
+
+/*
+ * Metadata area of a ring log: INFO, a type table of every possible name
+ * (one block per name at worst) and the STATUS trailer.
+ */
+static u64 pt_logf_meta_size(void)
+{
+	u64 names = PT_LOG_NR_SYSTEM + POSIX_TRACE_USER_EVENT_MAX;
+	u64 info = PT_LOG_BLOCK_HDR + PT_LOG_INFO_SIZE + POSIX_TRACE_NAME_MAX + 1;
+	u64 types = names * (PT_LOG_BLOCK_HDR + PT_LOG_TYPE_HDR +
+			     ALIGN(POSIX_TRACE_EVENT_NAME_MAX, 8));
+	u64 status = PT_LOG_BLOCK_HDR + PT_LOG_STATUS_SIZE;
+
+	return PAGE_ALIGN(PT_LOG_HEADER_SIZE + ALIGN(info, 8) + types + status);
+}
+
+/*
+ * Choose the layout and the block size; sets @log->max_size to the
+ * effective log-max-size.  A block holds at least one maximal record and
+ * one TYPES entry.  A ring has 2 .. 65536 slots of one block each and
+ * holds at least log-max-size bytes.
+ */
+int pt_logf_layout(struct pt_log *log, u64 max_data)
+{
+	/* Room for a maximal record, OVERFLOW + RESUME and a STOP. */
+	u32 block_min = max_t(u32, 512, PT_LOG_BLOCK_HDR + pt_log_rec_size(max_data) +
+			      3 * pt_log_rec_size(sizeof(int)));
+	u64 slot, nslots;
+
+	if (log->policy != POSIX_TRACE_LOG_LOOP) {
+		log->layout = PT_LOG_LAYOUT_SEQ;
+		log->block_max = max(block_min, PT_LOG_BLOCK_DEFAULT);
+		return 0;
+	}
+	log->layout = PT_LOG_LAYOUT_RING;
+	slot = clamp_t(u64, round_down(log->max_size / 8, 8), block_min,
+		       max(block_min, PT_LOG_BLOCK_DEFAULT));
+	if (DIV_ROUND_UP_ULL(log->max_size, slot) > PT_LOG_SLOTS_MAX)
+		slot = ALIGN(DIV_ROUND_UP_ULL(log->max_size, PT_LOG_SLOTS_MAX), 8);
+	if (slot > PT_LOG_BLOCK_LIMIT)
+		return -EINVAL;
+	nslots = max_t(u64, 2, DIV_ROUND_UP_ULL(log->max_size, slot));
+	log->slot_size = slot;
+	log->nslots = nslots;
+	log->block_max = slot;
+	log->ring_size = slot * nslots;
+	log->ring_offset = pt_logf_meta_size();
+	log->max_size = log->ring_size;
+	return 0;
+}
+
+/* One attempt; -EAGAIN when a pipe or socket is full. */
+static ssize_t pt_logf_write_once(struct pt_log *log, const void *buf,
+				  size_t len, loff_t pos)
+{
+	struct kvec kv = { .iov_base = (void *)buf, .iov_len = len };
+	struct iov_iter it;
+	struct kiocb kiocb;
+
+	if (log->seekable)
+		return kernel_write(log->file, buf, len, &pos);
+	/* Never block in the worker: a reader that stopped reading would
+	 * hold the flush, and the shutdown waiting for it, for ever.
+	 */
+	iov_iter_kvec(&it, PT_ITER_SOURCE, &kv, 1, len);
+	init_sync_kiocb(&kiocb, log->file);
+	kiocb.ki_flags |= IOCB_NOWAIT;
+	return vfs_iocb_iter_write(log->file, &kiocb, &it);
+}
+
+/*
+ * Write @len bytes at @pos (ignored by pipes and sockets).  Runs in the
+ * flush worker, so the file size limit and SIGXFSZ of the controller do
+ * not apply: -EFBIG is the file system's own limit.  A full pipe or
+ * socket is retried until the flush's deadline, then -EIO.
+ */
+static int pt_logf_write(struct pt_log *log, const void *buf, size_t len,
+			 u64 pos)
+{
+	while (len) {
+		ssize_t n = pt_logf_write_once(log, buf, len, pos);
+
+		if (n == -EAGAIN) {
+			if (time_after(jiffies, log->deadline))
+				return -EIO;
+			msleep(PT_LOG_RETRY_MS);
+			continue;
+		}
+		if (n < 0)
+			return n;
+		if (n == 0)
+			return -EIO;
+		buf += n;
+		len -= n;
+		pos += n;
+	}
+	return 0;
+}
+
+/* Start a block of @type in @buf; returns the payload. */
+static u8 *pt_block_begin(u8 *buf, u16 type)
+{
+	memset(buf, 0, PT_LOG_BLOCK_HDR);
+	pt_put32(buf, PT_LOG_BLOCK_MAGIC);
+	pt_put16(buf + 4, type);
+	return buf + PT_LOG_BLOCK_HDR;
+}
+
+/* Close the block (@len bytes, @count entries), then write it at @pos. */
+static int pt_block_write(struct pt_log *log, u8 *buf, u32 len, u32 count,
+			  u64 pos)
+{
+	int ret;
+
+	len = ALIGN(len, 8);
+	pt_put32(buf + 8, len);
+	pt_put64(buf + 16, log->seq);
+	pt_put32(buf + 24, count);
+	pt_put32(buf + 28, log->tag);
+	pt_seal(buf, len, 12);
+	ret = pt_logf_write(log, buf, len, pos);
+	if (!ret)
+		log->seq++;
+	return ret;
+}
+
+/* A metadata block: next in the file (sequential) or in the metadata
+ * area (ring), which pt_logf_meta_size() made large enough.
+ */
+static int pt_meta_write(struct pt_log *log, u8 *buf, u32 len, u32 count)
+{
+	int ret;
+
+	len = ALIGN(len, 8);
+	if (log->layout == PT_LOG_LAYOUT_RING &&
+	    WARN_ON_ONCE(log->pos + len > log->ring_offset))
+		return -EFBIG;
+	ret = pt_block_write(log, buf, len, count, log->pos);
+	if (!ret)
+		log->pos += len;
+	return ret;
+}
+
+static int pt_logf_write_header(struct pt_log *log)
+{
+	u8 h[PT_LOG_HEADER_SIZE] = { 'P', 'T', 'R', 'C', 'L', 'O', 'G', 0 };
+
+	pt_put16(h + 8, 1);	/* major */
+	pt_put16(h + 10, 0);	/* minor */
+	h[12] = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? 2 : 1;
+	h[13] = sizeof(long);	/* the writers' word size */
+	h[14] = log->layout;
+	pt_put32(h + 16, PT_LOG_HEADER_SIZE);
+	pt_put32(h + 20, log->block_max);
+	pt_put32(h + 24, log->tag);
+	pt_put64(h + 32, log->ring_offset);
+	pt_put64(h + 40, log->ring_size);
+	pt_put32(h + 48, log->slot_size);
+	pt_seal(h, sizeof(h), 60);
+	return pt_logf_write(log, h, sizeof(h), 0);
+}
+
+static int pt_logf_write_info(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	u32 name_len = strnlen(s->name, sizeof(s->name) - 1);
+	u8 *p = pt_block_begin(log->mbuf, PT_LOG_BT_INFO);
+
+	memset(p, 0, PT_LOG_INFO_SIZE + ALIGN(name_len, 8));
+	pt_put32(p, PT_LOG_INFO_SIZE);
+	pt_put32(p + 4, log->pid);
+	pt_put64(p + 8, s->created_real);
+	pt_put64(p + 16, s->created_mono);
+	pt_put64(p + 24, ktime_get_resolution_ns());
+	pt_put32(p + 32, s->inherit);
+	pt_put32(p + 36, log->auto_flush ? POSIX_TRACE_POLICY_FLUSH : s->policy);
+	pt_put32(p + 40, log->policy);
+	pt_put64(p + 48, s->capacity);
+	pt_put64(p + 56, s->max_data);
+	pt_put64(p + 64, log->max_size);
+	pt_put64(p + 72, s->pidns->ns.inum);
+	memcpy(p + 80, PT_LOG_GENVERSION, sizeof(PT_LOG_GENVERSION) - 1);
+	pt_put32(p + 112, name_len);
+	memcpy(p + PT_LOG_INFO_SIZE, s->name, name_len);
+	return pt_meta_write(log, log->mbuf, PT_LOG_BLOCK_HDR + PT_LOG_INFO_SIZE +
+			     name_len, 1);
+}
+
+static const char *const pt_system_names[PT_LOG_NR_SYSTEM + 1] = {
+	[POSIX_TRACE_ID_ERROR] = "posix_trace_error",
+	[POSIX_TRACE_ID_START] = "posix_trace_start",
+	[POSIX_TRACE_ID_STOP] = "posix_trace_stop",
+	[POSIX_TRACE_ID_FILTER] = "posix_trace_filter",
+	[POSIX_TRACE_ID_OVERFLOW] = "posix_trace_overflow",
+	[POSIX_TRACE_ID_RESUME] = "posix_trace_resume",
+	[POSIX_TRACE_ID_FLUSH_START] = "posix_trace_flush_start",
+	[POSIX_TRACE_ID_FLUSH_STOP] = "posix_trace_flush_stop",
+	[POSIX_TRACE_ID_DETACHED] = "posix_trace_detached",
+};
+
+/* A TYPES block being assembled in @log->mbuf. */
+struct pt_types {
+	u32 len;
+	u32 count;
+};
+
+static void pt_types_add(struct pt_log *log, struct pt_types *t, u32 id,
+			 const char *name, u32 len)
+{
+	u8 *p = log->mbuf + t->len;
+
+	memset(p, 0, PT_LOG_TYPE_HDR + ALIGN(len, 8));
+	pt_put32(p, id);
+	pt_put16(p + 4, len);
+	memcpy(p + PT_LOG_TYPE_HDR, name, len);
+	t->len += PT_LOG_TYPE_HDR + ALIGN(len, 8);
+	t->count++;
+}
+
+static int pt_types_flush(struct pt_log *log, struct pt_types *t)
+{
+	int ret = 0;
+
+	if (t->count)
+		ret = pt_meta_write(log, log->mbuf, t->len, t->count);
+	t->len = PT_LOG_BLOCK_HDR;
+	t->count = 0;
+	pt_block_begin(log->mbuf, PT_LOG_BT_TYPES);
+	return ret;
+}
+
+/*
+ * TYPES entries for the ids not written yet: the system ones at init,
+ * then each user name registered since.  Called before every EVENTS
+ * block, so a name is in the log before the first event that uses it.
+ */
+static int pt_logf_types(struct pt_stream *s, bool system)
+{
+	struct pt_log *log = s->log;
+	/* At create the stream has no mapping yet: system names only. */
+	unsigned int id, n = s->map ? smp_load_acquire(&s->map->count) : 0;
+	u32 room = log->block_max - PT_LOG_TYPE_HDR -
+		   ALIGN(POSIX_TRACE_EVENT_NAME_MAX, 8);
+	char name[POSIX_TRACE_EVENT_NAME_MAX + 1];
+	struct pt_types t = { .len = PT_LOG_BLOCK_HDR };
+	int ret;
+
+	pt_block_begin(log->mbuf, PT_LOG_BT_TYPES);
+	for (id = 1; system && id <= PT_LOG_NR_SYSTEM; id++)
+		pt_types_add(log, &t, id, pt_system_names[id],
+			     strlen(pt_system_names[id]));
+	for (; log->types_done < n; log->types_done++) {
+		id = POSIX_TRACE_ID_UNNAMED + log->types_done;
+		if (t.len > room) {
+			ret = pt_types_flush(log, &t);
+			if (ret)
+				return ret;
+		}
+		if (pt_map_name(s->map, id, name, sizeof(name)))
+			continue;
+		pt_types_add(log, &t, id, name, strlen(name));
+	}
+	return pt_types_flush(log, &t);
+}
+
+int pt_logf_write_types(struct pt_stream *s)
+{
+	lockdep_assert_held(&s->log->lock);
+	/* pairs with the release of count in pt_map_open() */
+	if (s->log->types_done == smp_load_acquire(&s->map->count))
+		return 0;
+	return pt_logf_types(s, false);
+}
+
+/*
+ * (Re)start the log: a new tag, so blocks of an earlier log in the same
+ * file never count; then the header, INFO and the system type names.
+ * User names follow with the first flush (pt_logf_write_types()).
+ */
+int pt_logf_init(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	int ret;
+
+	log->tag = get_random_u32();
+	log->seq = 0;
+	log->pos = PT_LOG_HEADER_SIZE;
+	log->event_bytes = 0;
+	log->types_done = 0;
+	log->full = false;
+	log->blocks = 0;
+	log->len = 0;
+	log->count = 0;
+	log->deadline = jiffies + PT_LOG_STALL;
+	ret = pt_logf_write_header(log);
+	if (!ret)
+		ret = pt_logf_write_info(s);
+	if (!ret)
+		ret = pt_logf_types(s, true);
+	return ret;
+}
+
+/* Reserve the space a LOOP or UNTIL_FULL log may use: a file system
+ * without room fails the create with ENOSPC, not a flush later.
+ */
+int pt_logf_prealloc(struct pt_log *log)
+{
+	u64 len = log->layout == PT_LOG_LAYOUT_RING ?
+		  log->ring_offset + log->ring_size :
+		  log->max_size + pt_logf_meta_size();
+	int ret;
+
+	if (log->policy == POSIX_TRACE_LOG_APPEND)
+		return 0;
+	ret = vfs_fallocate(log->file, FALLOC_FL_KEEP_SIZE, 0, len);
+	return ret == -EOPNOTSUPP ? 0 : ret;
+}
+
+/*
+ * Room for @rec at the end of the EVENTS block: its header is written in
+ * the file's byte order and its padding zeroed; the caller copies its data
+ * to the returned address, then commits.
+ */
+void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
+{
+	u8 *p;
+
+	if (!log->len) {
+		pt_block_begin(log->buf, PT_LOG_BT_EVENTS);
+		log->len = PT_LOG_BLOCK_HDR;
+	}
+	p = log->buf + log->len;
+	pt_put32(p, rec->size);
+	pt_put32(p + 4, rec->event_id);
+	pt_put32(p + 8, rec->pid);
+	pt_put32(p + 12, rec->tid);
+	pt_put32(p + 16, rec->data_len);
+	pt_put32(p + 20, rec->flags);
+	pt_put64(p + 24, rec->seq);
+	pt_put64(p + 32, rec->timestamp);
+	pt_put64(p + 40, rec->thread);
+	pt_put64(p + 48, rec->address);
+	p += sizeof(*rec);
+	memset(p + rec->data_len, 0, rec->size - sizeof(*rec) - rec->data_len);
+	return p;
+}
+
+/* Forget the EVENTS block being assembled (it could not be written). */
+void pt_logf_drop(struct pt_log *log)
+{
+	log->len = 0;
+	log->count = 0;
+}
+
+void pt_logf_commit(struct pt_log *log, const struct posix_trace_record *rec)
+{
+	log->len += rec->size;
+	log->count++;
+	log->event_bytes += rec->size;
+}
+
+/* Records committed after a mark can be taken back (a torn copy). */
+void pt_logf_mark(struct pt_log *log)
+{
+	log->mark_len = log->len;
+	log->mark_count = log->count;
+	log->mark_bytes = log->event_bytes;
+}
+
+void pt_logf_rollback(struct pt_log *log)
+{
+	log->len = log->mark_len;
+	log->count = log->mark_count;
+	log->event_bytes = log->mark_bytes;
+}
+
+/* Bytes of records an UNTIL_FULL log still takes, its final STOP apart. */
+u32 pt_logf_events_room(struct pt_log *log)
+{
+	u64 stop = pt_log_rec_size(sizeof(int));
+
+	if (log->policy != POSIX_TRACE_LOG_UNTIL_FULL)
+		return U32_MAX;
+	if (log->event_bytes + stop >= log->max_size)
+		return 0;
+	return min_t(u64, U32_MAX, log->max_size - stop - log->event_bytes);
+}
+
+/*
+ * Write the EVENTS block assembled in @log->buf (@log->len bytes,
+ * @log->count records): next in the file, or in the next ring slot.
+ * The buffer is free again afterwards, whether or not the write worked.
+ */
+int pt_logf_write_events(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	u32 len = log->len;
+	u64 pos;
+	int ret;
+
+	lockdep_assert_held(&log->lock);
+	if (!log->count)
+		return 0;
+	pt_put16(log->buf + 4, PT_LOG_BT_EVENTS);
+	pt_put32(log->buf, PT_LOG_BLOCK_MAGIC);
+	if (log->layout == PT_LOG_LAYOUT_RING)
+		pos = log->ring_offset + (log->blocks % log->nslots) * log->slot_size;
+	else
+		pos = log->pos;
+	ret = pt_block_write(log, log->buf, len, log->count, pos);
+	if (!ret && log->layout == PT_LOG_LAYOUT_SEQ)
+		log->pos += ALIGN(len, 8);
+	if (!ret && log->layout == PT_LOG_LAYOUT_RING &&
+	    ++log->blocks >= log->nslots)
+		log->full = true;	/* the next block overwrites the oldest */
+	log->len = 0;
+	log->count = 0;
+	return ret;
+}
+
+/* The STATUS trailer, then fsync: the log must survive a power loss. */
+int pt_logf_close(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	u8 *p = pt_block_begin(log->mbuf, PT_LOG_BT_STATUS);
+	int ret;
+
+	lockdep_assert_held(&log->lock);
+	memset(p, 0, PT_LOG_STATUS_SIZE);
+	pt_put32(p, PT_LOG_STATUS_SIZE);
+	pt_put32(p + 4, PT_LOG_SUSPENDED);
+	pt_put32(p + 8, atomic_read(&s->state) == PT_AUTOSTOPPED ||
+		 atomic_read(&s->state) == PT_SUSPENDED_FULL);
+	pt_put32(p + 12, atomic_read(&s->overrun) != 0);
+	pt_put32(p + 20, atomic_read(&log->flush_error));
+	pt_put32(p + 24, atomic_read(&log->log_overrun) != 0);
+	pt_put32(p + 28, log->full);
+	ret = pt_meta_write(log, log->mbuf, PT_LOG_BLOCK_HDR + PT_LOG_STATUS_SIZE, 1);
+	if (!ret && log->seekable)
+		ret = vfs_fsync(log->file, 0);
+	return ret;
+}
