@@ -287,6 +287,16 @@ static int lf_count(const struct logfix *f, trace_event_id_t id)
 	return n;
 }
 
+/* Number of STOP events the stream recorded by itself. */
+static int lf_count_auto_stops(const struct logfix *f)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->nev; i++)
+		n += lev_is_auto_stop(&f->ev[i]);
+	return n;
+}
+
 /*
  * The pt_record_seq() events of the log: in order, without duplicates,
  * each gap (and a missing tail up to @total) preceded by a loss marker (an
@@ -876,12 +886,15 @@ TEST_F(combo, flushed_batches_reach_the_log_as_its_policy_promises)
 		EXPECT_EQ(POSIX_TRACE_NOT_FULL, f->st.posix_log_full_status);
 		EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, f->st.posix_log_overrun_status);
 	} else if (variant->log_policy == POSIX_TRACE_LOOP) {
-		/* The newest, without a hole, about log-max-size of them. */
+		/*
+		 * The newest, without a hole, about log-max-size of them:
+		 * whole blocks are overwritten, so somewhat less.
+		 */
 		EXPECT_EQ(total - 1, last);
 		EXPECT_LT(0u, first);
 		EXPECT_EQ((int)(last - first + 1), n);
 		EXPECT_GE(f->live.log_size * 3 / 2, bytes);
-		EXPECT_LE(f->live.log_size / 4, bytes);
+		EXPECT_LE(f->live.log_size / 2, bytes);
 	} else {
 		/* The oldest, without a hole, within log-max-size. */
 		EXPECT_EQ(0u, first);
@@ -1016,7 +1029,7 @@ TEST_F(log, flush_while_recording_logs_every_event_between_flush_markers)
 	lf_check_tail(_metadata, f, last, r.n);
 	n = lf_check_flush_pairs(_metadata, f);
 	/* Each flush while the stream ran recorded one FLUSH_START. */
-	if (lf_count(f, POSIX_TRACE_STOP) == 1) {
+	if (!lf_count_auto_stops(f)) {
 		EXPECT_LE(FLUSHES + 1, n);
 	} else {
 		EXPECT_LE(1, n);
@@ -1026,7 +1039,7 @@ TEST_F(log, flush_while_recording_logs_every_event_between_flush_markers)
 	EXPECT_EQ(0u, f->ev[f->nev - 1].seq);
 	/* Unless the stream stopped itself, the last flush's FLUSH_STOP
 	 * was recorded, and reached the log at shutdown. */
-	if (lf_count(f, POSIX_TRACE_STOP) == 1) {
+	if (!lf_count_auto_stops(f)) {
 		EXPECT_EQ(POSIX_TRACE_FLUSH_STOP, f->ev[f->nev - 2].id)
 			lf_dump(_metadata, f, f->nev - 8, 8);
 	}
@@ -1081,7 +1094,7 @@ TEST_F(log, flush_stream_losses_in_a_tight_loop_are_bracketed_by_stop_and_start)
 	lf_shutdown_and_read(_metadata, f);
 	n = lf_check_seq(_metadata, f, total, &first, &last);
 	TH_LOG("%d of %llu events in the log, %d automatic STOP", n,
-	       (unsigned long long)total, lf_count(f, POSIX_TRACE_STOP) - 1);
+	       (unsigned long long)total, lf_count_auto_stops(f));
 	EXPECT_EQ(0u, first);
 	lf_check_tail(_metadata, f, last, total);
 	/* More than a stream's worth: the automatic flushes freed space. */
