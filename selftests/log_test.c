@@ -132,7 +132,8 @@ struct lev {
 	pthread_t thread;
 	int trunc;
 	size_t len;
-	uint64_t seq;		/* first 8 data bytes, or the int of STOP */
+	uint64_t seq;		/* first 8 data bytes, or the int of STOP
+				 * (auto) and ERROR (errno) */
 	uint64_t ts;
 };
 
@@ -140,6 +141,13 @@ struct lev {
 static bool lev_is_auto_stop(const struct lev *e)
 {
 	return e->id == POSIX_TRACE_STOP && e->seq != 0;
+}
+
+/* An event announcing that events were lost before or after it. */
+static bool lev_is_loss_marker(const struct lev *e)
+{
+	return lev_is_auto_stop(e) || e->id == POSIX_TRACE_OVERFLOW ||
+	       e->id == POSIX_TRACE_ERROR;
 }
 
 static void lev_from(struct lev *e, const struct pt_ev *ev)
@@ -153,8 +161,8 @@ static void lev_from(struct lev *e, const struct pt_ev *ev)
 	e->len = ev->len;
 	e->ts = pt_ts_ns(&ev->info.posix_timestamp);
 	e->seq = 0;
-	if (e->id == POSIX_TRACE_STOP) {
-		v = pt_stop_auto(ev);
+	if (e->id == POSIX_TRACE_STOP || e->id == POSIX_TRACE_ERROR) {
+		v = pt_stop_auto(ev);	/* an int: STOP's auto, ERROR's errno */
 		e->seq = (uint64_t)(int64_t)v;
 	} else if (ev->len >= SEQ_LEN) {
 		e->seq = pt_seq_of(ev);
@@ -299,8 +307,8 @@ static int lf_count_auto_stops(const struct logfix *f)
 
 /*
  * The pt_record_seq() events of the log: in order, without duplicates,
- * each gap (and a missing tail up to @total) preceded by a loss marker (an
- * automatic STOP or an OVERFLOW) since the event before it.  *@first and
+ * each gap preceded by a loss marker (an automatic STOP, an OVERFLOW, an
+ * ERROR) since the event before it.  *@first and
  * *@last receive the first and last sequence numbers; returns how many
  * there are.
  */
@@ -316,7 +324,7 @@ static int lf_check_seq(struct __test_metadata *_metadata,
 	for (i = 0; i < f->nev; i++) {
 		const struct lev *e = &f->ev[i];
 
-		if (lev_is_auto_stop(e) || e->id == POSIX_TRACE_OVERFLOW)
+		if (lev_is_loss_marker(e))
 			marker = true;
 		if (e->id != POSIX_TRACE_UNNAMED_USEREVENT)
 			continue;
@@ -476,7 +484,7 @@ TEST_F(log, loop_and_until_full_logs_need_a_regular_file_without_o_append)
 }
 
 /* REQ: CREATELOG-3 5.11 RULE-42 */
-TEST_F(log, append_log_takes_files_with_o_append_pipes_sockets_and_char_devices)
+TEST_F(log, append_log_takes_files_with_o_append_pipes_and_sockets)
 {
 	int p[2], sv[2], fd;
 
@@ -496,8 +504,13 @@ TEST_F(log, append_log_takes_files_with_o_append_pipes_sockets_and_char_devices)
 	EXPECT_EQ(0, log_create_probe(sv[0], POSIX_TRACE_APPEND));
 	close(sv[0]);
 	close(sv[1]);
+}
 
-	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+/* REQ: CREATELOG-3 5.11 */
+TEST_F(log, append_log_takes_a_character_device)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, log_create_probe(fd, POSIX_TRACE_APPEND));
 	close(fd);
@@ -960,8 +973,7 @@ static void lf_check_tail(struct __test_metadata *_metadata,
 	if (last + 1 == total)
 		return;
 	for (i = f->nev - 1; i >= 0; i--) {
-		if (lev_is_auto_stop(&f->ev[i]) ||
-		    f->ev[i].id == POSIX_TRACE_OVERFLOW)
+		if (lev_is_loss_marker(&f->ev[i]))
 			return;
 		ASSERT_NE(POSIX_TRACE_UNNAMED_USEREVENT, f->ev[i].id)
 			TH_LOG("events %llu..%llu missing, no loss marker",
@@ -1431,18 +1443,10 @@ TEST_F(log, status_shows_log_full_for_until_full_and_resets_log_overrun_on_read)
 			  POSIX_TRACE_NO_OVERRUN, 0);
 }
 
-/* REQ: FLUSH-9 RULE-34 RULE-35 SHUT-2 3.2.3 3.2.4 */
-TEST_F(log, full_file_system_gives_enospc_and_keeps_the_events_before_it)
+/* Move the log of @f to a new 64 KiB tmpfs (root only). */
+static void lf_move_to_small_fs(struct __test_metadata *_metadata,
+				struct logfix *f)
 {
-	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
-			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = 65536 };
-	struct logfix *f = &self->f;
-	uint64_t first, last;
-	int i, ret = 0, ok = 0, n;
-
-	PT_REQUIRE_ROOT();
-	/* Put the log on a 64 KiB tmpfs instead. */
 	close(f->wfd);
 	close(f->rfd);
 	f->wfd = f->rfd = -1;
@@ -1457,18 +1461,41 @@ TEST_F(log, full_file_system_gives_enospc_and_keeps_the_events_before_it)
 	ASSERT_LE(0, f->wfd);
 	f->rfd = open(f->path, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, f->rfd);
+}
 
-	lf_create(_metadata, f, &s);
-	ASSERT_EQ(0, posix_trace_start(f->trid));
+/* Record and flush batches until a flush fails, which must be ENOSPC;
+ * returns the number of batches flushed before. */
+static int flush_until_enospc(struct __test_metadata *_metadata,
+			      trace_id_t trid)
+{
+	int i, ret = 0;
+
 	for (i = 0; i < 64; i++) {
 		pt_record_seq((uint64_t)i * BATCH, BATCH);
-		ret = posix_trace_flush(f->trid);
+		ret = posix_trace_flush(trid);
 		if (ret)
 			break;
-		ok = i + 1;
 	}
-	ASSERT_EQ(ENOSPC, ret) TH_LOG("after %d batches", ok);
-	TH_LOG("ENOSPC after %d batches", ok);
+	ASSERT_EQ(ENOSPC, ret) TH_LOG("after %d batches", i);
+	TH_LOG("ENOSPC after %d batches", i);
+	return i;
+}
+
+/* REQ: FLUSH-9 RULE-34 RULE-35 SHUT-2 3.2.3 3.2.4 */
+TEST_F(log, full_file_system_gives_enospc_and_keeps_the_events_before_it)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = 65536 };
+	struct logfix *f = &self->f;
+	uint64_t first, last;
+	int ret, ok, n;
+
+	PT_REQUIRE_ROOT();
+	lf_move_to_small_fs(_metadata, f);
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	ok = flush_until_enospc(_metadata, f->trid);
 	/* Stored as well as returned; reset once read. */
 	expect_log_status(_metadata, f->trid, -1, POSIX_TRACE_OVERRUN, ENOSPC);
 	expect_log_status(_metadata, f->trid, -1, -1, 0);
@@ -1482,6 +1509,59 @@ TEST_F(log, full_file_system_gives_enospc_and_keeps_the_events_before_it)
 	EXPECT_EQ(0u, first);
 	EXPECT_EQ((int)(last + 1), n);
 	EXPECT_LE(ok * BATCH, n);
+}
+
+/*
+ * The write error is recorded as an ERROR event in the running stream: it
+ * reaches the log once the file system has room again, between the events
+ * before the error and those after it.
+ */
+/* REQ: FLUSH-9 RULE-34 5.13 5.24 */
+TEST_F(log, write_error_reaches_the_log_as_an_error_event_once_there_is_room)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = 65536 };
+	struct logfix *f = &self->f;
+	char filler[96], junk[4096];
+	uint64_t first, last, after;
+	int fd, i, ok, n, err = -1;
+
+	PT_REQUIRE_ROOT();
+	lf_move_to_small_fs(_metadata, f);
+	/* Half of the file system, given back after the error. */
+	snprintf(filler, sizeof(filler), "%s/filler", f->mnt);
+	fd = open(filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	ASSERT_LE(0, fd);
+	memset(junk, 'x', sizeof(junk));
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ((ssize_t)sizeof(junk), write(fd, junk, sizeof(junk)));
+	close(fd);
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	ok = flush_until_enospc(_metadata, f->trid);
+	ASSERT_EQ(0, unlink(filler));
+	after = (uint64_t)(ok + 1) * BATCH;
+	pt_record_seq(after, BATCH);
+	EXPECT_EQ(0, posix_trace_flush(f->trid));
+	lf_shutdown_and_read(_metadata, f);
+
+	n = lf_check_seq(_metadata, f, after + BATCH, &first, &last);
+	EXPECT_EQ(0u, first);
+	EXPECT_EQ(after + BATCH - 1, last);
+	EXPECT_LE((ok + 1) * BATCH, n);
+	ASSERT_EQ(1, lf_count(f, POSIX_TRACE_ERROR))
+		lf_dump(_metadata, f, f->nev - 8, 8);
+	for (i = 0; i < f->nev; i++) {
+		if (f->ev[i].id == POSIX_TRACE_ERROR)
+			err = (int)f->ev[i].seq;
+		if (f->ev[i].id == POSIX_TRACE_UNNAMED_USEREVENT &&
+		    f->ev[i].seq == after)
+			break;
+	}
+	EXPECT_EQ(ENOSPC, err) TH_LOG("no ERROR(ENOSPC) before event %llu",
+				      (unsigned long long)after);
 }
 
 /* REQ: CLEAR-2 CLEAR-5 CLEAR-6 CLEAR-1 RULE-44 */
