@@ -210,6 +210,7 @@ struct logfix {
 	struct log_attr_vals live;	/* get_attr of the stream, at create */
 	char mnt[48];		/* a small tmpfs the log is on, if any */
 	bool mounted;
+	pid_t child;		/* a controller still to kill and reap */
 };
 
 static void lf_setup(struct __test_metadata *_metadata, struct logfix *f)
@@ -226,6 +227,10 @@ static void lf_setup(struct __test_metadata *_metadata, struct logfix *f)
 
 static void lf_teardown(struct logfix *f)
 {
+	if (f->child > 0) {
+		kill(f->child, SIGKILL);
+		pt_wait_exit(f->child);
+	}
 	if (f->trid > 0)
 		posix_trace_shutdown(f->trid);
 	if (f->otrid < 0)
@@ -861,8 +866,11 @@ TEST_F(combo, flushed_batches_reach_the_log_as_its_policy_promises)
 			     .log_policy = variant->log_policy,
 			     .stream_size = 16384,
 			     .log_size = variant->sized ? SMALL_LOG : 0 };
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	struct logfix *f = &self->f;
+	struct log_attr_vals logged;
 	uint64_t first, last, total;
+	trace_event_id_t a;
 	size_t bytes;
 	int batches, n;
 
@@ -880,9 +888,19 @@ TEST_F(combo, flushed_batches_reach_the_log_as_its_policy_promises)
 		       f->live.log_size, SMALL_LOG);
 	total = (uint64_t)batches * BATCH;
 
+	ASSERT_EQ(0, posix_trace_eventid_open(NAME_A, &a));
 	ASSERT_EQ(0, posix_trace_start(f->trid));
+	posix_trace_event(a, NULL, 0);
 	record_flushed_batches(_metadata, f->trid, batches);
 	lf_shutdown_and_read(_metadata, f);
+	/* Attributes and names survive whatever became of the events. */
+	ASSERT_EQ(0, log_get_attr(f->otrid, &logged));
+	EXPECT_EQ(f->live.stream_policy, logged.stream_policy);
+	EXPECT_EQ(f->live.log_policy, logged.log_policy);
+	EXPECT_EQ(f->live.stream_size, logged.stream_size);
+	EXPECT_EQ(f->live.log_size, logged.log_size);
+	ASSERT_EQ(0, posix_trace_eventid_get_name(f->otrid, a, name));
+	EXPECT_STREQ(NAME_A, name);
 	ASSERT_LT(0, f->nev);
 	ASSERT_EQ(POSIX_TRACE_STOP, f->ev[f->nev - 1].id)
 		lf_dump(_metadata, f, f->nev - 8, 8);
@@ -1201,40 +1219,71 @@ static int controller(int wfd, int ready)
 	return 0;
 }
 
+enum end {
+	END_SIGKILL,
+	END_EXIT,	/* exit(), as a return from main() */
+	END_EXEC,	/* exec of a shell that says so on its stdout */
+};
+
+/* The new image of END_EXEC: once it runs, the log must be complete. */
+static void exec_image(int out)
+{
+	if (dup2(out, STDOUT_FILENO) < 0)
+		_exit(C_PIPE);
+	execl("/bin/sh", "sh", "-c", "echo x; exec sleep 30", (char *)NULL);
+	_exit(C_PIPE);
+}
+
 /*
  * Fork a controller that records CTL_EVENTS events to the log of @f and
- * then exits (or is killed with SIGKILL): once waitpid() returned, the log
- * is complete.
+ * then ends as told without a shutdown: once waitpid() returned (or the
+ * new image runs), the log is complete.
  */
 static void controller_ends(struct __test_metadata *_metadata,
-			    struct logfix *f, bool kill9)
+			    struct logfix *f, enum end end)
 {
 	char name[TRACE_EVENT_NAME_MAX + 1];
-	int p[2], ret, status;
+	int p[2], q[2], ret, status;
 	pid_t pid;
 	char b;
 
 	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(q, O_CLOEXEC));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		close(p[0]);
+		close(q[0]);
 		ret = controller(f->wfd, p[1]);
-		if (ret || !kill9)
+		if (ret || end == END_EXIT)
 			exit(ret);
+		if (end == END_EXEC)
+			exec_image(q[1]);
 		for (;;)
 			pause();
 	}
+	f->child = pid;
 	close(p[1]);
+	close(q[1]);
 	ASSERT_TRUE(pt_wait_fd(p[0], PT_AGENT_TIMEOUT_MS));
 	ret = read(p[0], &b, 1);
 	close(p[0]);
-	if (kill9 && ret == 1)
-		kill(pid, SIGKILL);
-	status = pt_wait_exit(pid);
-	ASSERT_EQ(1, ret) TH_LOG("controller exited with %d", status);
-	ASSERT_EQ(kill9 ? 128 + SIGKILL : 0, status);
+	ASSERT_EQ(1, ret) TH_LOG("controller exited with %d",
+				 pt_wait_exit(pid));
+	if (end == END_EXEC) {
+		/* The new image speaks: the old one's streams are gone. */
+		ASSERT_TRUE(pt_wait_fd(q[0], PT_AGENT_TIMEOUT_MS));
+		ASSERT_EQ(1, read(q[0], &b, 1));
+		EXPECT_EQ('x', b);
+	} else {
+		if (end == END_SIGKILL)
+			kill(pid, SIGKILL);
+		status = pt_wait_exit(pid);
+		f->child = 0;
+		ASSERT_EQ(end == END_SIGKILL ? 128 + SIGKILL : 0, status);
+	}
+	close(q[0]);
 
 	lf_open_and_read(_metadata, f);
 	lf_expect_all_seq(_metadata, f, CTL_EVENTS);
@@ -1253,13 +1302,19 @@ static void controller_ends(struct __test_metadata *_metadata,
 /* REQ: SHUT-8 SHUT-6 SHUT-7 RULE-39 RULE-78 5.13 */
 TEST_F(log, sigkill_of_the_controller_leaves_a_complete_log)
 {
-	controller_ends(_metadata, &self->f, true);
+	controller_ends(_metadata, &self->f, END_SIGKILL);
 }
 
 /* REQ: SHUT-8 SHUT-6 SHUT-7 RULE-39 RULE-78 */
 TEST_F(log, exit_of_the_controller_leaves_a_complete_log)
 {
-	controller_ends(_metadata, &self->f, false);
+	controller_ends(_metadata, &self->f, END_EXIT);
+}
+
+/* REQ: SHUT-8 SHUT-6 SHUT-7 RULE-39 RULE-78 */
+TEST_F(log, exec_of_the_controller_leaves_a_complete_log_before_the_new_image_runs)
+{
+	controller_ends(_metadata, &self->f, END_EXEC);
 }
 
 /* ------------------------------------------------------------------ */
