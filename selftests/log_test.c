@@ -24,6 +24,7 @@
 #include "pt_selftest.h"
 
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 /* Data of a pt_record_seq() event, and the size of its record. */
@@ -1617,6 +1618,49 @@ TEST_F(log, write_error_reaches_the_log_as_an_error_event_once_there_is_room)
 	}
 	EXPECT_EQ(ENOSPC, err) TH_LOG("no ERROR(ENOSPC) before event %llu",
 				      (unsigned long long)after);
+}
+
+static volatile sig_atomic_t nr_sigxfsz;
+
+static void count_sigxfsz(int sig)
+{
+	(void)sig;
+	nr_sigxfsz++;
+}
+
+/*
+ * The module's worker writes the log, not the caller: the controller's
+ * file size limit neither stops the log nor sends it SIGXFSZ (spec 5.13).
+ */
+/* REQ: FLUSH-1 5.13 */
+TEST_F(log, controller_file_size_limit_does_not_apply_to_the_log)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = 65536 };
+	struct rlimit rl = { .rlim_cur = 16384, .rlim_max = RLIM_INFINITY };
+	struct logfix *f = &self->f;
+	struct sigaction sa;
+	struct stat st;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = count_sigxfsz;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGXFSZ, &sa, NULL));
+	nr_sigxfsz = 0;
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, setrlimit(RLIMIT_FSIZE, &rl));
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	record_flushed_batches(_metadata, f->trid, 10);
+	lf_shutdown_and_read(_metadata, f);
+	EXPECT_EQ(0, nr_sigxfsz);
+	ASSERT_EQ(0, fstat(f->rfd, &st));
+	EXPECT_LT((off_t)rl.rlim_cur, st.st_size);
+	lf_expect_all_seq(_metadata, f, 10 * BATCH);
+	/* The limit does hold for the caller's own writes. */
+	EXPECT_EQ(-1, pwrite(f->wfd, "x", 1, st.st_size));
+	EXPECT_EQ(EFBIG, errno);
+	EXPECT_EQ(1, nr_sigxfsz);
 }
 
 /* REQ: CLEAR-2 CLEAR-5 CLEAR-6 CLEAR-1 RULE-44 */
