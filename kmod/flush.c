@@ -30,6 +30,7 @@ struct pt_src {
 	u64 limit;		/* head when this flush began */
 	bool resync;		/* start at the oldest record, quietly */
 	bool peeked;		/* @rec is the header of the record at @pos */
+	bool empty;		/* nothing more below @limit in this flush */
 	bool lost;		/* records before @pos were overwritten */
 	struct posix_trace_record rec;
 };
@@ -174,6 +175,8 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 
 	if (src->peeked)
 		return true;
+	if (src->empty)
+		return false;
 	if (i < s->nr_lanes) {
 		r = pt_lane_peek(s, i, &src->pos, src->limit, src->resync, &lost,
 				 &src->rec);
@@ -188,6 +191,7 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		pt_add_marker(s->log, POSIX_TRACE_ID_ERROR, s->log->last_ts,
 			      &eio, sizeof(eio));
 	src->peeked = r > 0;
+	src->empty = !r;
 	return src->peeked;
 }
 
@@ -207,6 +211,7 @@ static u64 pt_snapshot(struct pt_stream *s, bool final)
 	for (i = 0; i < n; i++) {
 		struct pt_src *src = &s->log->src[i];
 
+		src->empty = false;
 		if (i < s->nr_lanes)
 			src->limit = READ_ONCE(s->lanes[i].desc->head);
 		else	/* pairs with the writer's release of head */
@@ -308,6 +313,7 @@ static int pt_finish(struct pt_stream *s)
 		return 0;
 	atomic_set(&log->flushing, 1);
 	log->deadline = jiffies + PT_LOG_STALL;
+	log->final = true;
 	pt_drain(s, true, &err);
 	pt_flush_error(log, &err, pt_logf_write_types(s));
 	atomic_set(&log->flushing, 0);
@@ -329,14 +335,20 @@ static void pt_log_work(struct work_struct *work)
 	target = log->wanted;
 	spin_unlock(&log->req_lock);
 	mutex_lock(&log->lock);
-	if (READ_ONCE(log->finishing))
+	if (log->reinit && !log->closed) {
+		log->reinit = false;
+		pt_flush_error(log, &log->reinit_err, pt_logf_init(s));
+	}
+	/* Only the run that closes the log sets the shutdown's answer. */
+	if (READ_ONCE(log->finishing) && !log->closed)
 		log->finish_err = pt_finish(s);
 	err = pt_flush(s);
 	mutex_unlock(&log->lock);
-	spin_lock(&log->req_lock);
-	log->done = target;
-	log->done_err = err;
-	spin_unlock(&log->req_lock);
+	/* One run at a time (a work item never runs concurrently with
+	 * itself): @done_err before @done, read in that order by waiters.
+	 */
+	WRITE_ONCE(log->done_err, err);
+	smp_store_release(&log->done, target);	/* see above */
 	wake_up_all(&log->done_wq);
 }
 
@@ -348,7 +360,9 @@ static void pt_log_tick(struct work_struct *work)
 
 	if (READ_ONCE(log->closed))
 		return;
-	if (pt_lanes_heads(log->stream) != READ_ONCE(log->quiet))
+	/* Not while a flush runs: it may be stalled by the file already. */
+	if (!atomic_read(&log->flushing) &&
+	    pt_lanes_heads(log->stream) != READ_ONCE(log->quiet))
 		queue_work(pt_log_wq, &log->work);
 	queue_delayed_work(pt_log_wq, &log->tick, PT_LOG_TICK);
 }
@@ -373,19 +387,12 @@ int pt_log_flush(struct pt_stream *s)
 	want = ++log->wanted;
 	spin_unlock(&log->req_lock);
 	queue_work(pt_log_wq, &log->work);
-	ret = wait_event_interruptible(log->done_wq, ({
-		bool done;
-
-		spin_lock(&log->req_lock);
-		done = log->done >= want;
-		spin_unlock(&log->req_lock);
-		done; }));
+	ret = wait_event_interruptible(log->done_wq,
+				       /* pairs with pt_log_work()'s release */
+				       smp_load_acquire(&log->done) >= want);
 	if (ret)
 		return -EINTR;	/* the flush goes on without us */
-	spin_lock(&log->req_lock);
-	ret = log->done_err;
-	spin_unlock(&log->req_lock);
-	return ret;
+	return READ_ONCE(log->done_err);
 }
 
 /*
@@ -407,12 +414,18 @@ int pt_log_finish(struct pt_stream *s)
 	return log->finish_err;
 }
 
-/* posix_trace_clear() of a stream with log (CLEAR-5..7). */
+/*
+ * posix_trace_clear() of a stream with log (CLEAR-5..7): the stream's
+ * records and the flusher's cursors go; the worker restarts the log before
+ * anything else (so the first event logged after the clear is the
+ * stream's first), and the clear waits for it.  A pipe or socket cannot be
+ * rewound: its log goes on (CLEAR-9).
+ */
 int pt_log_clear(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
 	mutex_lock(&log->lock);
 	ret = pt_stream_clear(s);
@@ -422,13 +435,15 @@ int pt_log_clear(struct pt_stream *s)
 		log->src[i].resync = true;
 	}
 	atomic_set(&log->log_overrun, 0);
-	/* A pipe cannot be rewound: its log goes on (CLEAR-9). */
-	if (!log->closed && log->seekable) {
-		ret = pt_logf_init(s);
-		pt_flush_error(log, &ret, ret);
-	}
+	log->full = false;
+	log->reinit = log->seekable;
+	log->reinit_err = 0;
 	mutex_unlock(&log->lock);
-	return ret;
+	if (!log->seekable)
+		return ret;
+	queue_work(pt_log_wq, &log->work);
+	flush_work(&log->work);
+	return log->reinit_err;
 }
 
 void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)

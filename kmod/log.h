@@ -92,9 +92,12 @@ struct pt_log {
 	spinlock_t req_lock;
 	wait_queue_head_t done_wq;
 	u64 wanted;		/* requests made, under @req_lock */
-	u64 done;		/* requests served, under @req_lock */
-	int done_err;		/* first error of the last flush, @req_lock */
+	u64 done;		/* requests served: written by the work only */
+	int done_err;		/* first error of the last flush, as @done */
 	bool finishing;		/* the work's next run is the final flush */
+	bool final;		/* that run has begun, @lock */
+	bool reinit;		/* a clear: the work restarts the log first */
+	int reinit_err;
 	int finish_err;
 	int last_err;		/* outcome of the previous flush, @lock */
 	struct work_struct work;

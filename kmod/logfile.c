@@ -64,7 +64,8 @@ static void pt_seal(u8 *buf, u32 len, u32 off)
  * Which files serve which log-full policy (spec 5.11, design.md §10):
  * LOOP and UNTIL_FULL rewrite and position their blocks, so they need a
  * regular file written without O_APPEND; APPEND only ever appends, so a
- * regular file, a FIFO, a socket or a character device will do.
+ * regular file, a FIFO or a socket will do.  Character devices are
+ * refused: nothing bounds how long their write may block the worker.
  */
 static int pt_logf_check_type(struct file *f, u32 policy)
 {
@@ -72,7 +73,8 @@ static int pt_logf_check_type(struct file *f, u32 policy)
 
 	if (!(f->f_mode & FMODE_WRITE))
 		return -EBADF;
-	if (!(f->f_mode & FMODE_CAN_WRITE))
+	/* O_DIRECT would need aligned buffers the blocks are not. */
+	if (!(f->f_mode & FMODE_CAN_WRITE) || (f->f_flags & O_DIRECT))
 		return -EINVAL;
 	if (S_ISREG(mode))
 		return policy == POSIX_TRACE_LOG_APPEND ||
@@ -195,7 +197,11 @@ static int pt_logf_write(struct pt_log *log, const void *buf, size_t len,
 		ssize_t n = pt_logf_write_once(log, buf, len, pos);
 
 		if (n == -EAGAIN) {
-			if (time_after(jiffies, log->deadline))
+			/* A shutdown waits: a stalled flush before its own
+			 * final one gives up at once.
+			 */
+			if (time_after(jiffies, log->deadline) ||
+			    (READ_ONCE(log->finishing) && !log->final))
 				return -EIO;
 			msleep(PT_LOG_RETRY_MS);
 			continue;

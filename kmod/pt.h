@@ -3,6 +3,7 @@
  * posix_trace.ko internals.
  *
  * Lock order (outermost first):
+ *   pt_log.lock (mutex, log.h)  ->  pt_ctl_lock
  *   pt_ctl_lock (mutex)  ->  pt_map.lock (mutex)
  *   pt_ctl_lock          ->  pt_lane.lock (spinlock)  ->  pt_proc_hash_lock
  *   pt_users_lock (limits.c) is innermost: nothing is taken under it.

@@ -818,7 +818,7 @@ static const struct garbage {
 #define NR_GARBAGE ((int)(sizeof(garbage) / sizeof(garbage[0])))
 
 struct gstat {
-	int user, error, overflow, resume, bad;
+	int user, error, overflow, resume, control, bad;
 	int calls;
 	bool ended;
 	int idx[64];		/* user event indices, in order */
@@ -826,11 +826,13 @@ struct gstat {
 };
 
 /*
- * Drain @trid with trygetnext, at most DRAIN_CALLS calls.  Acceptable:
- * user events of pattern @pattern with intact data, ERROR(EIO), OVERFLOW,
- * RESUME.  Anything else counts as bad.
+ * Drain @trid with @rd (trygetnext, or getnext on a log), at most
+ * DRAIN_CALLS calls.  Acceptable: user events of pattern @pattern with
+ * intact data, ERROR(EIO), OVERFLOW, RESUME, and (@logged) the control
+ * events a log holds, counted.  Anything else counts as bad.
  */
-static int g_drain(trace_id_t trid, uint32_t pattern, struct gstat *st)
+static int g_drain_with(trace_id_t trid, uint32_t pattern, struct gstat *st,
+			int (*rd)(trace_id_t, struct pt_ev *), bool logged)
 {
 	struct gpayload p;
 	struct pt_ev ev;
@@ -838,7 +840,7 @@ static int g_drain(trace_id_t trid, uint32_t pattern, struct gstat *st)
 
 	memset(st, 0, sizeof(*st));
 	while (st->calls < DRAIN_CALLS) {
-		ret = pt_try(trid, &ev);
+		ret = rd(trid, &ev);
 		st->calls++;
 		if (ret)
 			return ret;
@@ -871,12 +873,23 @@ static int g_drain(trace_id_t trid, uint32_t pattern, struct gstat *st)
 		} else if (pt_is(&ev, POSIX_TRACE_RESUME)) {
 			st->resume++;
 			continue;
+		} else if (logged && (pt_is(&ev, POSIX_TRACE_START) ||
+				      pt_is(&ev, POSIX_TRACE_STOP) ||
+				      pt_is(&ev, POSIX_TRACE_FLUSH_START) ||
+				      pt_is(&ev, POSIX_TRACE_FLUSH_STOP))) {
+			st->control++;
+			continue;
 		}
 		if (!st->bad++)
 			snprintf(st->first_bad, sizeof(st->first_bad), "%s",
 				 ev_desc(&ev));
 	}
 	return 0;
+}
+
+static int g_drain(trace_id_t trid, uint32_t pattern, struct gstat *st)
+{
+	return g_drain_with(trid, pattern, st, pt_try, false);
 }
 
 static void g_log(struct __test_metadata *_metadata, const char *what,
@@ -1015,6 +1028,98 @@ TEST_F_TIMEOUT(writer, garbage_written_into_a_lane_gives_error_events_never_a_cr
 		if (fails)
 			failed++;
 	}
+	ASSERT_EQ(0, failed) TH_LOG("%d of %d garbage patterns failed",
+				    failed, NR_GARBAGE);
+}
+
+/*
+ * The same garbage in a lane of a stream with log, where the module's
+ * flusher is the reader: the flush ends, and the log holds no forged
+ * event, only the control events of the run (START, FLUSH_START,
+ * FLUSH_STOP, STOP: one each).  Returns the number of failed checks.
+ */
+static int g_run_log(struct __test_metadata *_metadata, int pattern)
+{
+	const struct garbage *g = &garbage[pattern];
+	char path[] = "/tmp/pt-garbage-log-XXXXXX";
+	trace_id_t trid, ltrid;
+	struct gstat st;
+	trace_attr_t a;
+	struct lane l;
+	pthread_t th;
+	int fd, fails = 0, ret, i;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		return 1;
+	unlink(path);
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_LOOP);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
+	posix_trace_attr_setstreamsize(&a, 16384);
+	posix_trace_attr_setmaxdatasize(&a, G_MAXDATA);
+	if (posix_trace_create_withlog(0, &a, fd, &trid) ||
+	    posix_trace_start(trid)) {
+		TH_LOG("[%s] cannot create a stream with log", g->name);
+		close(fd);
+		return 1;
+	}
+	for (i = 0; i < G_BEFORE; i++)
+		g_record(pattern, i);
+	/* The controller of a stream with log maps no lane: only ours. */
+	if (!find_the_lane(&l)) {
+		TH_LOG("[%s] no single writer lane mapped", g->name);
+		fails++;
+		goto out;
+	}
+	if (g->bump) {
+		atomic_store(&bump_run, 1);
+		if (pthread_create(&th, NULL, bump_oldest, &l)) {
+			fails++;
+			goto out;
+		}
+	} else {
+		g->fn(&l);
+	}
+	ret = posix_trace_flush(trid);
+	if (g->bump) {
+		atomic_store(&bump_run, 0);
+		pthread_join(th, NULL);
+	}
+	if (ret) {
+		TH_LOG("[%s] flush: %s", g->name, strerror(ret));
+		fails++;
+	}
+out:
+	ret = posix_trace_shutdown(trid);
+	if (ret) {
+		TH_LOG("[%s] shutdown: %s", g->name, strerror(ret));
+		fails++;
+	}
+	if (posix_trace_open(fd, &ltrid)) {
+		TH_LOG("[%s] the log does not open", g->name);
+		close(fd);
+		return fails + 1;
+	}
+	ret = g_drain_with(ltrid, pattern, &st, pt_get, true);
+	if (ret || !st.ended || st.bad || st.control != 4) {
+		TH_LOG("[%s] reading the log: %d, %d control events (want 4)",
+		       g->name, ret, st.control);
+		g_log(_metadata, "in the log", g, &st);
+		fails++;
+	}
+	posix_trace_close(ltrid);
+	close(fd);
+	return fails;
+}
+
+/* REQ: RULE-3 RULE-66 5.24 (the kernel's flusher trusts no lane either) */
+TEST_F_TIMEOUT(writer, garbage_in_a_lane_of_a_stream_with_log_never_reaches_the_log_forged, 300)
+{
+	int p, failed = 0;
+
+	for (p = 0; p < NR_GARBAGE; p++)
+		failed += !!g_run_log(_metadata, p);
 	ASSERT_EQ(0, failed) TH_LOG("%d of %d garbage patterns failed",
 				    failed, NR_GARBAGE);
 }

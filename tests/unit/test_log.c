@@ -528,6 +528,20 @@ static void test_other_functions_reject_prerecorded_trid(void)
 	free(w.buf);
 }
 
+/* Writing logs needs the module (the host has none); a negative
+ * descriptor is EBADF before anything else. */
+static void test_create_withlog_without_module(void)
+{
+	trace_id_t trid;
+	int fd = open("/dev/null", O_WRONLY);
+
+	EXPECT(fd >= 0);
+	EXPECT_RC(posix_trace_create_withlog(0, NULL, -1, &trid), EBADF);
+	EXPECT_RC(posix_trace_create_withlog(0, NULL, fd, &trid), ENOSYS);
+	EXPECT_RC(posix_trace_flush(1), EINVAL);
+	close(fd);
+}
+
 static void test_child_after_fork_gets_einval(void)
 {
 	struct posix_trace_event_info info;
@@ -578,5 +592,7 @@ int main(void)
 	PT_RUN(test_other_functions_reject_prerecorded_trid,
 	       "controller and active-only functions reject a pre-recorded trid");
 	PT_RUN(test_child_after_fork_gets_einval, "a child after fork gets EINVAL");
+	PT_RUN(test_create_withlog_without_module,
+	       "create_withlog: EBADF for a negative fd, ENOSYS without the module");
 	return pt_test_done();
 }
