@@ -13,7 +13,8 @@
  *
  * The contract tested here (decided for issue 5, Documentation/design.md):
  *  - LOOP and UNTIL_FULL logs need a regular file opened for writing
- *    without O_APPEND; APPEND logs also take pipes, sockets, char devices;
+ *    without O_APPEND; APPEND logs also take pipes and sockets, never
+ *    character devices;
  *  - the stream-full policy defaults to FLUSH with a log;
  *  - posix_trace_flush() returns once the flush is done, with its first
  *    write error; getnext/timedgetnext/trygetnext on an active stream with
@@ -512,14 +513,70 @@ TEST_F(log, append_log_takes_files_with_o_append_pipes_and_sockets)
 	close(sv[1]);
 }
 
+/*
+ * Refused even for APPEND (design.md section 9, "log file types"):
+ * nothing bounds how long a character device's write may block the flush
+ * worker.
+ */
 /* REQ: CREATELOG-3 5.11 */
-TEST_F(log, append_log_takes_a_character_device)
+TEST_F(log, append_log_refuses_character_devices)
 {
 	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, log_create_probe(fd, POSIX_TRACE_APPEND));
+	EXPECT_EQ(EINVAL, log_create_probe(fd, POSIX_TRACE_APPEND));
 	close(fd);
+}
+
+static volatile sig_atomic_t nr_sigpipe;
+
+static void count_sigpipe(int sig)
+{
+	(void)sig;
+	nr_sigpipe++;
+}
+
+static void catch_sigpipe(struct __test_metadata *_metadata)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = count_sigpipe;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGPIPE, &sa, NULL));
+	nr_sigpipe = 0;
+}
+
+/*
+ * A pipe nobody reads is EINVAL (design.md section 9); the caller is not
+ * sent SIGPIPE for it (the default action would kill it).
+ */
+/* REQ: CREATELOG-3 5.11 */
+TEST_F(log, append_log_refuses_a_pipe_without_reader_without_sigpipe)
+{
+	int p[2];
+
+	catch_sigpipe(_metadata);
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	close(p[0]);
+	EXPECT_EQ(EINVAL, log_create_probe(p[1], POSIX_TRACE_APPEND));
+	close(p[1]);
+	EXPECT_EQ(0, nr_sigpipe);
+}
+
+/* A socket whose peer is gone cannot take a log either: an error, and
+ * no SIGPIPE for the caller. */
+/* REQ: CREATELOG-3 5.11 */
+TEST_F(log, append_log_on_a_socket_without_peer_fails_without_sigpipe)
+{
+	int sv[2];
+
+	catch_sigpipe(_metadata);
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	close(sv[1]);
+	EXPECT_NE(0, log_create_probe(sv[0], POSIX_TRACE_APPEND));
+	close(sv[0]);
+	EXPECT_EQ(0, nr_sigpipe);
 }
 
 /* REQ: CREATE-12 CREATELOG-5 STRPOL-3 5.6 LOGSIZE-1 LOGSIZE-3 */
@@ -1673,7 +1730,7 @@ TEST_F(log, clear_empties_the_log_too_but_keeps_the_names)
 	struct logfix *f = &self->f;
 	uint64_t first, last;
 	trace_event_id_t a;
-	int n;
+	int i, n;
 
 	ASSERT_EQ(0, posix_trace_eventid_open(NAME_A, &a));
 	lf_create(_metadata, f, &s);
@@ -1686,11 +1743,17 @@ TEST_F(log, clear_empties_the_log_too_but_keeps_the_names)
 	pt_record_seq(1000, BATCH);
 	lf_shutdown_and_read(_metadata, f);
 
-	ASSERT_LT(0, f->nev);
-	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, f->ev[0].id)
+	/* The first event after the markers of a flush, if one ran. */
+	for (i = 0; i < f->nev; i++)
+		if (f->ev[i].id != POSIX_TRACE_FLUSH_START &&
+		    f->ev[i].id != POSIX_TRACE_FLUSH_STOP)
+			break;
+	ASSERT_LT(i, f->nev);
+	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, f->ev[i].id)
 		lf_dump(_metadata, f, 0, 4);
-	EXPECT_EQ(1000u, f->ev[0].seq);
+	EXPECT_EQ(1000u, f->ev[i].seq);
 	EXPECT_EQ(0, lf_count(f, a));
+	EXPECT_EQ(0, lf_count(f, POSIX_TRACE_START));
 	n = lf_check_seq(_metadata, f, 1000 + BATCH, &first, &last);
 	EXPECT_EQ(BATCH, n);
 	EXPECT_EQ(1000u, first);
