@@ -1447,6 +1447,77 @@ TEST_F(log, append_log_into_a_pipe_drained_to_a_file_opens)
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, self->f.st.posix_stream_status);
 }
 
+/* Copy what the pipe @fd holds, up to end of file, to @out. */
+static int drain_pipe(int fd, int out)
+{
+	struct drainer d = { .in = fd, .out = out };
+
+	drainer_fn(&d);
+	return d.err;
+}
+
+/*
+ * A reader that stops reading: the flush waits for it, but a signal ends
+ * the wait (the flush, initiated, goes on: 0, and the status shows it
+ * running), recording goes on meanwhile, and the shutdown gives up after
+ * a bounded time (design.md section 10: 5 s per flush).  The log holds
+ * what was flushed before, up to its last complete block.
+ */
+/* REQ: FLUSH-1 FLUSH-4 FLUSH-6 RULE-33 SHUT-2 SHUT-3 5.13 5.27 */
+TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = 262144 };
+	struct posix_trace_status_info st;
+	struct logfix *f = &self->f;
+	uint64_t t0, first, last;
+	trace_id_t trid;
+	int p[2], ret, n;
+
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	ASSERT_EQ(0, log_create(0, &s, p[1], &trid));
+	close(p[1]);
+	f->trid = trid;
+	ASSERT_EQ(0, posix_trace_start(trid));
+	/* Fits in the pipe's buffer. */
+	pt_record_seq(0, BATCH);
+	ASSERT_EQ(0, posix_trace_flush(trid));
+	/* Twice the pipe's buffer: this flush stalls. */
+	pt_record_seq(BATCH, 2000);
+	pt_watchdog(1);
+	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	EXPECT_EQ(0, posix_trace_flush(trid));
+	pt_watchdog(0);
+	EXPECT_GT(3 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
+		TH_LOG("the signal did not end the flush's wait");
+	ASSERT_EQ(0, posix_trace_get_status(trid, &st));
+	EXPECT_EQ(POSIX_TRACE_FLUSHING, st.posix_stream_flush_status);
+
+	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	pt_record_seq(BATCH + 2000, BATCH);
+	EXPECT_GT(PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
+		TH_LOG("recording waited for the flush");
+
+	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	f->trid = 0;
+	ret = posix_trace_shutdown(trid);
+	TH_LOG("shutdown: %d after %llu ms", ret,
+	       (unsigned long long)(pt_now_ns(CLOCK_MONOTONIC) - t0) / 1000000);
+	EXPECT_TRUE(ret == 0 || ret == EIO);
+	EXPECT_GT(15 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0);
+	EXPECT_EQ(EINVAL, posix_trace_shutdown(trid));
+
+	/* The module let go of the pipe: it reads to its end. */
+	ASSERT_EQ(0, drain_pipe(p[0], f->wfd));
+	close(p[0]);
+	lf_open_and_read(_metadata, f);
+	n = lf_check_seq(_metadata, f, 2 * BATCH + 2000, &first, &last);
+	TH_LOG("%d events in the log", n);
+	EXPECT_LE(BATCH, n);
+	EXPECT_EQ(0u, first);
+}
+
 /* ------------------------------------------------------------------ */
 /* Reading a log twice                                                 */
 /* ------------------------------------------------------------------ */
