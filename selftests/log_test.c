@@ -131,12 +131,9 @@ static int log_get_attr(trace_id_t trid, struct log_attr_vals *v)
 struct lev {
 	trace_event_id_t id;
 	pid_t pid;
-	pthread_t thread;
-	int trunc;
 	size_t len;
 	uint64_t seq;		/* first 8 data bytes, or the int of STOP
 				 * (auto) and ERROR (errno) */
-	uint64_t ts;
 };
 
 /* A STOP the stream recorded by itself (full stream): a loss follows. */
@@ -158,10 +155,7 @@ static void lev_from(struct lev *e, const struct pt_ev *ev)
 
 	e->id = ev->info.posix_event_id;
 	e->pid = ev->info.posix_pid;
-	e->thread = ev->info.posix_thread_id;
-	e->trunc = ev->info.posix_truncation_status;
 	e->len = ev->len;
-	e->ts = pt_ts_ns(&ev->info.posix_timestamp);
 	e->seq = 0;
 	if (e->id == POSIX_TRACE_STOP || e->id == POSIX_TRACE_ERROR) {
 		v = pt_stop_auto(ev);	/* an int: STOP's auto, ERROR's errno */
