@@ -1483,14 +1483,15 @@ TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
 	t0 = pt_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, posix_trace_flush(trid));
 	pt_watchdog(0);
-	EXPECT_GT(3 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
+	/* Well before the 5 s the stalled write is retried. */
+	EXPECT_GT(4 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
 		TH_LOG("the signal did not end the flush's wait");
 	ASSERT_EQ(0, posix_trace_get_status(trid, &st));
 	EXPECT_EQ(POSIX_TRACE_FLUSHING, st.posix_stream_flush_status);
 
 	t0 = pt_now_ns(CLOCK_MONOTONIC);
 	pt_record_seq(BATCH + 2000, BATCH);
-	EXPECT_GT(PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
+	EXPECT_GT(2 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
 		TH_LOG("recording waited for the flush");
 
 	t0 = pt_now_ns(CLOCK_MONOTONIC);
