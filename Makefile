@@ -18,12 +18,22 @@
 #
 # Variables: KVER (kernel release), KDIR (kernel build tree, default
 # /usr/src/linux-headers-$(KVER)), KERNEL (vmlinuz the VM boots, default
-# the one matching the module).  "make -j2" is fine.
+# the one matching the module; KERNEL=rt: Debian's PREEMPT_RT kernel,
+# linux-image-rt-amd64, with the module built against its headers).
+# "make -j2" is fine.
+
+# KERNEL=rt names a flavour, not an image: deps installs it, scripts/kver
+# picks its release, and the VM boots the kernel the module was built for.
+ifeq ($(KERNEL),rt)
+KFLAVOUR := rt
+override KERNEL :=
+export KFLAVOUR
+endif
 
 # scripts/kver: KVER from KDIR if given, else the release that
 # linux-headers-amd64 depends on.  Computed once (:=), not per use.
 ifeq ($(origin KVER),undefined)
-KVER := $(shell KDIR='$(KDIR)' scripts/kver)
+KVER := $(shell KDIR='$(KDIR)' KFLAVOUR='$(KFLAVOUR)' scripts/kver)
 endif
 KDIR ?= /usr/src/linux-headers-$(KVER)
 KERNEL ?=

@@ -94,16 +94,34 @@ void pt_inherit_free(struct pt_inherit *inh)
 	kfree_rcu(inh, rcu);
 }
 
+/* Room for every stream there can be (forkkit.c keeps such spares). */
+struct pt_inherit *pt_inherit_alloc(gfp_t gfp)
+{
+	struct pt_inherit *inh;
+
+	return kzalloc(struct_size(inh, streams, pt_max_streams), gfp);
+}
+
 /*
  * Atomic context.  Returns the streams @parent's child must join, or NULL
- * if none (or no memory: the child is then not traced, as when the
- * allocation of its pt_proc fails).
+ * if none.  They go into @spare (from pt_inherit_alloc()) if given, which
+ * is then returned, or unused if NULL is.  Without a spare (not on
+ * PREEMPT_RT: forkkit.c) the memory is allocated here; if that fails the
+ * child is not traced, as when the allocation of its pt_proc fails.
  */
-struct pt_inherit *pt_inherit_snapshot(struct pt_proc *parent)
+struct pt_inherit *pt_inherit_snapshot(struct pt_proc *parent,
+				       struct pt_inherit *spare)
 {
 	struct pt_inherit *inh;
 	unsigned int max;
 
+	if (spare) {
+		spare->nr = 0;
+		rcu_read_lock();
+		pt_inherit_collect(parent, spare, pt_max_streams);
+		rcu_read_unlock();
+		return spare->nr ? spare : NULL;
+	}
 	rcu_read_lock();
 	max = pt_inherit_collect(parent, NULL, 0);
 	rcu_read_unlock();

@@ -99,6 +99,9 @@ static int __init pt_init(void)
 	ret = pt_log_init();
 	if (ret)
 		goto err_log;
+	ret = pt_kits_init();
+	if (ret)
+		goto err_kits;
 	ret = pt_hooks_init();
 	if (ret)
 		goto err_hooks;
@@ -110,6 +113,8 @@ static int __init pt_init(void)
 err_misc:
 	pt_hooks_exit();
 err_hooks:
+	pt_kits_exit();
+err_kits:
 	pt_log_exit();
 err_log:
 	destroy_workqueue(pt_wq);
@@ -121,6 +126,7 @@ static void __exit pt_exit(void)
 {
 	misc_deregister(&pt_miscdev);
 	pt_hooks_exit();
+	pt_kits_exit();		/* no probe runs, no kit is lent out */
 	flush_workqueue(pt_wq);
 	pt_proc_cleanup_all();
 	rcu_barrier();		/* call_rcu() callbacks may queue rcu_work */

@@ -60,7 +60,8 @@ static void pt_name_free(char *str)
 	kfree(n);
 }
 
-struct pt_map *pt_map_new(gfp_t gfp)
+/* A new, empty mapping not counted yet (forkkit.c keeps such spares). */
+struct pt_map *pt_map_alloc(gfp_t gfp)
 {
 	struct pt_map *map = kzalloc(sizeof(*map), gfp);
 
@@ -70,7 +71,15 @@ struct pt_map *pt_map_new(gfp_t gfp)
 	mutex_init(&map->lock);
 	map->count = 1;
 	map->base = 1;
-	pt_stat_inc(PT_STAT_MAPS);
+	return map;
+}
+
+struct pt_map *pt_map_new(gfp_t gfp)
+{
+	struct pt_map *map = pt_map_alloc(gfp);
+
+	if (map)
+		pt_stat_inc(PT_STAT_MAPS);
 	return map;
 }
 
@@ -81,16 +90,22 @@ struct pt_map *pt_map_new(gfp_t gfp)
  */
 struct pt_map *pt_map_fork(struct pt_map *parent, gfp_t gfp)
 {
-	struct pt_map *map = pt_map_new(gfp);
+	struct pt_map *map = pt_map_alloc(gfp);
 
-	if (!map)
-		return NULL;
+	if (map)
+		pt_map_init_fork(map, parent);
+	return map;
+}
+
+/* Make @map, from pt_map_alloc() and unused, that copy (atomic-safe). */
+void pt_map_init_fork(struct pt_map *map, struct pt_map *parent)
+{
 	kref_get(&parent->ref);
 	map->parent = parent;
 	/* Pairs with smp_store_release() in pt_map_open(). */
 	map->base = smp_load_acquire(&parent->count);
 	map->count = map->base;
-	return map;
+	pt_stat_inc(PT_STAT_MAPS);
 }
 
 /* Name of entry @i, which is below @map->count. */

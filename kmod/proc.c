@@ -10,7 +10,8 @@
 #include "pt.h"
 
 static DEFINE_HASHTABLE(pt_proc_hash, 8);
-static DEFINE_SPINLOCK(pt_proc_hash_lock);
+/* Raw: the fork probe inserts with preemption disabled (PREEMPT_RT). */
+static DEFINE_RAW_SPINLOCK(pt_proc_hash_lock);
 
 static void pt_proc_exit_work(struct work_struct *work);
 static void pt_proc_exec_work(struct work_struct *work);
@@ -30,25 +31,32 @@ struct pt_proc *pt_proc_find(struct pid *tgid)
 	return NULL;
 }
 
-/* @parent_map: the mapping of the process that forked this one, or NULL;
- * @share: use it (the child is traced by inheritance), else copy it.
- */
-static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map,
-				     bool share, gfp_t gfp)
+/* The memory of a pt_proc, not set up yet (forkkit.c keeps such spares). */
+struct pt_proc *pt_proc_shell(gfp_t gfp)
 {
 	struct pt_proc *proc = kzalloc(sizeof(*proc), gfp);
 
 	if (!proc)
 		return NULL;
 	proc->page = (void *)get_zeroed_page(gfp);
-	if (!proc->page)
-		goto err_page;
-	if (share)
-		kref_get(&parent_map->ref);
-	proc->map = share ? parent_map :
-		    parent_map ? pt_map_fork(parent_map, gfp) : pt_map_new(gfp);
-	if (!proc->map)
-		goto err_map;
+	if (!proc->page) {
+		kfree(proc);
+		return NULL;
+	}
+	return proc;
+}
+
+void pt_proc_shell_free(struct pt_proc *proc)
+{
+	free_page((unsigned long)proc->page);
+	kfree(proc);
+}
+
+/* Make the shell @proc the entry of @tgid, owning a reference to @map. */
+static void pt_proc_setup(struct pt_proc *proc, struct pid *tgid,
+			  struct pt_map *map)
+{
+	proc->map = map;
 	proc->page->size = sizeof(*proc->page);
 	proc->page->nr_ids = proc->map->count;
 	kref_init(&proc->ref);
@@ -58,13 +66,48 @@ static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map
 	INIT_WORK(&proc->fork_work, pt_proc_fork_work);
 	proc->tgid = get_pid(tgid);
 	pt_stat_inc(PT_STAT_PROCS);
-	return proc;
+}
 
-err_map:
-	free_page((unsigned long)proc->page);
-err_page:
-	kfree(proc);
-	return NULL;
+/* @parent_map: the mapping of the process that forked this one, or NULL;
+ * @share: use it (the child is traced by inheritance), else copy it.
+ */
+static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map,
+				     bool share, gfp_t gfp)
+{
+	struct pt_proc *proc = pt_proc_shell(gfp);
+	struct pt_map *map;
+
+	if (!proc)
+		return NULL;
+	if (share)
+		kref_get(&parent_map->ref);
+	map = share ? parent_map :
+	      parent_map ? pt_map_fork(parent_map, gfp) : pt_map_new(gfp);
+	if (!map) {
+		pt_proc_shell_free(proc);
+		return NULL;
+	}
+	pt_proc_setup(proc, tgid, map);
+	return proc;
+}
+
+/* The same from a fork kit, in the fork probe: no allocation. */
+static struct pt_proc *pt_proc_from_kit(struct pt_kit *kit, struct pid *tgid,
+					struct pt_map *parent_map, bool share)
+{
+	struct pt_proc *proc = kit->proc;
+	struct pt_map *map = parent_map;
+
+	kit->proc = NULL;
+	if (share) {
+		kref_get(&map->ref);
+	} else {
+		map = kit->map;
+		kit->map = NULL;
+		pt_map_init_fork(map, parent_map);
+	}
+	pt_proc_setup(proc, tgid, map);
+	return proc;
 }
 
 static void pt_proc_free_rcu(struct rcu_head *rcu)
@@ -100,17 +143,17 @@ static struct pt_proc *pt_proc_insert(struct pt_proc *proc)
 	struct pt_proc *old;
 	unsigned long flags;
 
-	spin_lock_irqsave(&pt_proc_hash_lock, flags);
+	raw_spin_lock_irqsave(&pt_proc_hash_lock, flags);
 	hash_for_each_possible(pt_proc_hash, old, hnode, (unsigned long)proc->tgid) {
 		if (old->tgid == proc->tgid && kref_get_unless_zero(&old->ref)) {
-			spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
+			raw_spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
 			pt_proc_put(proc);
 			return old;
 		}
 	}
 	kref_get(&proc->ref);	/* the hash table's reference */
 	hash_add_rcu(pt_proc_hash, &proc->hnode, (unsigned long)proc->tgid);
-	spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
+	raw_spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
 	return proc;
 }
 
@@ -125,7 +168,9 @@ struct pt_proc *pt_proc_get_or_create(struct pid *tgid)
 }
 
 /*
- * fork() of a known process (sched_process_fork probe, atomic context).
+ * fork() of a known process (sched_process_fork probe, preemption
+ * disabled): what the child needs comes from a fork kit (forkkit.c), so
+ * nothing is allocated here on PREEMPT_RT.
  * A child that inherits streams (inherit.c) shares the parent's mapping,
  * so ids stay one-to-one within those streams (RULE-60); any other child
  * gets a copy, so ids it inherited in its memory keep their meaning (spec
@@ -137,16 +182,30 @@ void pt_proc_fork(struct pid *parent, struct pid *child)
 	struct pt_proc *pproc = pt_proc_find(parent);
 	struct pt_inherit *inh;
 	struct pt_proc *cproc;
+	struct pt_kit *kit;
 
 	if (!pproc)
 		return;
-	inh = pt_inherit_snapshot(pproc);
-	cproc = pt_proc_alloc(child, pproc->map, inh,
-			      GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
-	if (!cproc) {
+	kit = pt_kit_take();
+	if (kit) {
+		inh = pt_inherit_snapshot(pproc, kit->inh);
 		if (inh)
-			pt_inherit_free(inh);
+			kit->inh = NULL;
+		cproc = pt_proc_from_kit(kit, child, pproc->map, inh);
+		pt_kit_used(kit);
+	} else if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		/* No allocation here: the child goes untraced. */
+		pt_kit_missed();
 		goto out;
+	} else {
+		inh = pt_inherit_snapshot(pproc, NULL);
+		cproc = pt_proc_alloc(child, pproc->map, inh,
+				      GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
+		if (!cproc) {
+			if (inh)
+				pt_inherit_free(inh);
+			goto out;
+		}
 	}
 	if (inh) {
 		pt_inherit_fill_page(cproc, pproc, inh);
@@ -177,11 +236,11 @@ static bool pt_proc_unhash(struct pt_proc *proc)
 	unsigned long flags;
 	bool hashed;
 
-	spin_lock_irqsave(&pt_proc_hash_lock, flags);
+	raw_spin_lock_irqsave(&pt_proc_hash_lock, flags);
 	hashed = !hlist_unhashed(&proc->hnode);
 	if (hashed)
 		hash_del_rcu(&proc->hnode);
-	spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
+	raw_spin_unlock_irqrestore(&pt_proc_hash_lock, flags);
 	return hashed;
 }
 
@@ -376,10 +435,10 @@ void pt_proc_cleanup_all(void)
 	struct pt_proc *proc;
 	unsigned int bkt;
 
-	spin_lock_irq(&pt_proc_hash_lock);
+	raw_spin_lock_irq(&pt_proc_hash_lock);
 	hash_for_each_safe(pt_proc_hash, bkt, tmp, proc, hnode) {
 		hash_del_rcu(&proc->hnode);
 		pt_proc_put(proc);
 	}
-	spin_unlock_irq(&pt_proc_hash_lock);
+	raw_spin_unlock_irq(&pt_proc_hash_lock);
 }

@@ -93,8 +93,10 @@ struct pt_map {
 	char *names[POSIX_TRACE_USER_EVENT_MAX];
 };
 
+struct pt_map *pt_map_alloc(gfp_t gfp);
 struct pt_map *pt_map_new(gfp_t gfp);
 struct pt_map *pt_map_fork(struct pt_map *parent, gfp_t gfp);
+void pt_map_init_fork(struct pt_map *map, struct pt_map *parent);
 void pt_map_put(struct pt_map *map);
 int pt_map_open(struct pt_map *map, const char *name, u32 *id);
 int pt_map_name(struct pt_map *map, u32 id, char *buf, size_t size);
@@ -136,6 +138,8 @@ enum {
 	PT_PROC_EXEC_RAISED,	/* the last exec raised privileges */
 };
 
+struct pt_proc *pt_proc_shell(gfp_t gfp);
+void pt_proc_shell_free(struct pt_proc *proc);
 struct pt_proc *pt_proc_find(struct pid *tgid);
 struct pt_proc *pt_proc_get_or_create(struct pid *tgid);
 void pt_proc_put(struct pt_proc *proc);
@@ -150,9 +154,31 @@ void pt_proc_exit_job(struct pt_proc *proc);
 void pt_proc_fork(struct pid *parent, struct pid *child);
 void pt_proc_forget_if_unused(struct pt_proc *proc);
 
+/*
+ * struct pt_kit - what the fork probe needs for one child, allocated ahead
+ * (forkkit.c).  Lifetime: in the pool, or lent to the probe and then
+ * queued on the forking thread until refilled; never shared.  The pool's
+ * list is under a raw spinlock.
+ */
+struct pt_kit {
+	struct list_head node;
+	struct callback_head refill;
+	struct pt_proc *proc;		/* a pt_proc_shell(), NULL once used */
+	struct pt_map *map;		/* a pt_map_alloc(), NULL once used */
+	struct pt_inherit *inh;		/* a pt_inherit_alloc(), NULL once used */
+};
+
+int pt_kits_init(void);
+void pt_kits_exit(void);
+struct pt_kit *pt_kit_take(void);
+void pt_kit_used(struct pt_kit *kit);
+void pt_kit_missed(void);
+
 /* inherit.c */
 struct pt_inherit;
-struct pt_inherit *pt_inherit_snapshot(struct pt_proc *parent);
+struct pt_inherit *pt_inherit_alloc(gfp_t gfp);
+struct pt_inherit *pt_inherit_snapshot(struct pt_proc *parent,
+				       struct pt_inherit *spare);
 void pt_inherit_fill_page(struct pt_proc *child, struct pt_proc *parent,
 			  const struct pt_inherit *inh);
 void pt_inherit_set(struct pt_proc *child, struct pt_inherit *inh);
