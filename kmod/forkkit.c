@@ -11,8 +11,8 @@
  * in its context (and charged to its memory cgroup) and goes back to the
  * pool.  A thread therefore holds at most one kit at a time, and the pool
  * runs dry only when more than PT_KITS threads fork at the same instant.
- * Then the child is not traced on PREEMPT_RT (counted in
- * pt_kit_misses); elsewhere the probe allocates with GFP_ATOMIC.
+ * Then (counted in pt_kit_misses) the child is not traced on PREEMPT_RT;
+ * elsewhere the probe allocates with GFP_ATOMIC.
  */
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -23,6 +23,7 @@
 #define PT_KITS		32
 
 static LIST_HEAD(pt_kits);
+static unsigned int pt_nr_kits;			/* on pt_kits */
 static DEFINE_RAW_SPINLOCK(pt_kits_lock);	/* taken by the probe */
 static atomic_t pt_kit_misses = ATOMIC_INIT(0);
 
@@ -58,6 +59,7 @@ static void pt_kit_put(struct pt_kit *kit, struct list_head *list)
 
 	raw_spin_lock_irqsave(&pt_kits_lock, flags);
 	list_add(&kit->node, list);
+	pt_nr_kits += list == &pt_kits;
 	raw_spin_unlock_irqrestore(&pt_kits_lock, flags);
 }
 
@@ -80,8 +82,10 @@ struct pt_kit *pt_kit_take(void)
 
 	raw_spin_lock_irqsave(&pt_kits_lock, flags);
 	kit = list_first_entry_or_null(&pt_kits, struct pt_kit, node);
-	if (kit)
+	if (kit) {
 		list_del(&kit->node);
+		pt_nr_kits--;
+	}
 	raw_spin_unlock_irqrestore(&pt_kits_lock, flags);
 	return kit;
 }
@@ -125,6 +129,12 @@ void pt_kit_missed(void)
 	atomic_inc(&pt_kit_misses);
 }
 
+void pt_kits_read(u32 *kits, u32 *misses)
+{
+	*kits = READ_ONCE(pt_nr_kits);
+	*misses = atomic_read(&pt_kit_misses);
+}
+
 int pt_kits_init(void)
 {
 	struct pt_kit *kit;
@@ -156,6 +166,7 @@ void pt_kits_exit(void)
 		list_del(&kit->node);
 		pt_kit_free(kit);
 	}
+	pt_nr_kits = 0;
 	if (atomic_read(&pt_kit_misses))
 		pr_info("posix_trace: %d forked children went untraced (no fork kit)\n",
 			atomic_read(&pt_kit_misses));

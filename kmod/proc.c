@@ -193,11 +193,10 @@ void pt_proc_fork(struct pid *parent, struct pid *child)
 			kit->inh = NULL;
 		cproc = pt_proc_from_kit(kit, child, pproc->map, inh);
 		pt_kit_used(kit);
-	} else if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		/* No allocation here: the child goes untraced. */
-		pt_kit_missed();
-		goto out;
 	} else {
+		pt_kit_missed();
+		if (IS_ENABLED(CONFIG_PREEMPT_RT))
+			goto out;	/* no allocation here: not traced */
 		inh = pt_inherit_snapshot(pproc, NULL);
 		cproc = pt_proc_alloc(child, pproc->map, inh,
 				      GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);

@@ -173,6 +173,7 @@ void pt_kits_exit(void);
 struct pt_kit *pt_kit_take(void);
 void pt_kit_used(struct pt_kit *kit);
 void pt_kit_missed(void);
+void pt_kits_read(u32 *kits, u32 *misses);
 
 /* inherit.c */
 struct pt_inherit;

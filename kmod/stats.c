@@ -18,4 +18,5 @@ void pt_stats_read(struct posix_trace_stats *st)
 	st->mappings = atomic_read(&pt_stats[PT_STAT_MAPPINGS]);
 	st->maps = atomic_read(&pt_stats[PT_STAT_MAPS]);
 	st->users = atomic_read(&pt_stats[PT_STAT_USERS]);
+	pt_kits_read(&st->fork_kits, &st->fork_misses);
 }

@@ -225,6 +225,66 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 	EXPECT_EQ(5, refused);
 }
 
+#define STORM_THREADS	8
+#define STORM_FORKS	12
+
+struct storm {
+	trace_event_id_t id;
+	pid_t kids[STORM_FORKS];
+	int failed;
+};
+
+static void *storm_thread(void *arg)
+{
+	struct storm *st = arg;
+	int i;
+
+	for (i = 0; i < STORM_FORKS; i++) {
+		st->kids[i] = fork_recording(st->id, 's');
+		st->failed += st->kids[i] < 0;
+	}
+	return NULL;
+}
+
+/*
+ * Threads forking at once: every child is traced from its first event,
+ * and the fork probe took what it needed from the fork kits, which the
+ * forking threads refilled before fork() returned (design.md §3: nothing
+ * is allocated in the probe, PREEMPT_RT).
+ */
+/* REQ: RULE-72 4.9 */
+TEST_F(inherit, children_forked_by_many_threads_at_once_are_all_traced)
+{
+	struct posix_trace_stats before, after;
+	struct storm st[STORM_THREADS];
+	pthread_t th[STORM_THREADS];
+	struct pt_seen s;
+	int i, j, traced = 0, failed = 0;
+
+	ASSERT_EQ(0, pt_stats(&before));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	for (i = 0; i < STORM_THREADS; i++) {
+		memset(&st[i], 0, sizeof(st[i]));
+		st[i].id = self->id;
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, storm_thread, &st[i]));
+	}
+	for (i = 0; i < STORM_THREADS; i++)
+		pthread_join(th[i], NULL);
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	for (i = 0; i < STORM_THREADS; i++) {
+		failed += st[i].failed;
+		for (j = 0; j < STORM_FORKS; j++)
+			if (st[i].kids[j] > 0)
+				traced += pt_seen_count(&s, st[i].kids[j], self->id, 's');
+	}
+	EXPECT_EQ(0, failed);
+	EXPECT_EQ(STORM_THREADS * STORM_FORKS, traced);
+	ASSERT_EQ(0, pt_stats(&after));
+	EXPECT_EQ(before.fork_misses, after.fork_misses);
+	EXPECT_EQ(before.fork_kits, after.fork_kits);
+	EXPECT_LT(0u, after.fork_kits);
+}
+
 int main(int argc, char **argv)
 {
 	/* The image posix_spawn_child_is_traced starts. */

@@ -420,10 +420,10 @@ TEST_F(uapi, stats_validates_size_flags_reserved_and_output_fields)
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
 	EXPECT_EQ(EINVAL, errno);
 	st.flags = 0;
-	st.reserved[3] = 1;
+	st.reserved[2] = 1;
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
 	EXPECT_EQ(EINVAL, errno);
-	st.reserved[3] = 0;
+	st.reserved[2] = 0;
 	st.users = 1;	/* an output field */
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
 	EXPECT_EQ(EINVAL, errno);

@@ -622,6 +622,9 @@ struct posix_trace_filter {
  *			lanes (one per vma, in every process).
  * @maps:		Output: event name mappings.
  * @users:		Output: users charged for streams, memory or names.
+ * @fork_kits:		Output: fork kits ready in the pool (design.md §3).
+ * @fork_misses:	Output: forks of known processes that found the pool
+ *			empty since the module was loaded.
  * @reserved:		zero.
  */
 struct posix_trace_stats {
@@ -635,7 +638,9 @@ struct posix_trace_stats {
 	__u32 mappings;
 	__u32 maps;
 	__u32 users;
-	__u64 reserved[4];
+	__u32 fork_kits;
+	__u32 fork_misses;
+	__u64 reserved[3];
 };
 
 #define POSIX_TRACE_IOC_MAGIC	0xB9
