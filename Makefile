@@ -13,6 +13,8 @@
 #                   and ftrace to compare with (bench/README)
 #   make fuzz       the trace log reader's libFuzzer target on the host
 #                   (fuzz/; FUZZ_TIME seconds, default 600)
+#   make conformance  regenerate Documentation/conformance.md (spec ids ->
+#                   tests; tools/conformance; make check runs its --check)
 #   make install    library, headers and module (PREFIX, LIBDIR, DESTDIR)
 #   make clean
 #
@@ -91,6 +93,10 @@ bench:
 	@$(MAKE) --no-print-directory kmod libtrace
 	MAKE="$(MAKE)" bench/run
 
+# The spec is ../shared/spec/POSIX-TRACE.md (PT_SPEC overrides it).
+conformance:
+	tools/conformance
+
 # Install on a real machine.  The module goes to the kernel's extra/
 # directory; without DESTDIR, depmod and ldconfig run so that
 # "modprobe posix_trace" and -lposixtrace work at once.
@@ -119,4 +125,5 @@ clean:
 	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test fuzz bench install clean
+.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test fuzz bench \
+	conformance install clean

@@ -39,7 +39,7 @@ static int create_from(FIXTURE_DATA(attr_stream) *self, trace_id_t *trid)
 	return ret;
 }
 
-/* REQ: GETATTR-1 GETATTR-2 GETNAME-1 SETNAME-1 */
+/* REQ: MODEL-31 GETATTR-1 GETATTR-2 GETNAME-1 SETNAME-1 */
 TEST_F(attr_stream, get_attr_reports_trace_name)
 {
 	char name[TRACE_NAME_MAX];

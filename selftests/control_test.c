@@ -56,7 +56,7 @@ static int status_of(trace_id_t trid, struct posix_trace_status_info *st)
 	return posix_trace_get_status(trid, st);
 }
 
-/* REQ: START-1 START-2 HDR-9 RULE-52 MODEL-14 5.21 2.6 */
+/* REQ: GETSTAT-1 START-1 START-2 HDR-9 RULE-52 MODEL-14 5.21 2.6 */
 TEST_F(control, start_records_start_event_with_empty_filter)
 {
 	struct posix_trace_status_info st;
@@ -145,7 +145,7 @@ TEST_F(control, start_and_stop_record_the_calling_thread)
 	EXPECT_EQ(getpid(), ev.info.posix_pid);
 }
 
-/* REQ: STOP-1 STOP-2 HDR-8 MODEL-15 5.21 */
+/* REQ: GETSTAT-1 STOP-1 STOP-2 HDR-8 MODEL-15 5.21 */
 TEST_F(control, stop_records_stop_event_with_auto_zero)
 {
 	struct posix_trace_status_info st;

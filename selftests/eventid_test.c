@@ -47,7 +47,7 @@ static const struct {
 };
 #define NR_SYSTEM_EVENTS (int)(sizeof(system_events) / sizeof(system_events[0]))
 
-/* REQ: EVOPEN-1 EVOPEN-4 RULE-56 RULE-57 MODEL-24 */
+/* REQ: MODEL-25 MODEL-27 EVOPEN-1 EVOPEN-4 RULE-56 RULE-57 MODEL-24 */
 TEST_F(eventid, eventid_open_same_name_same_id_distinct_names_distinct_ids)
 {
 	trace_event_id_t a1, a2, b, c;
@@ -167,7 +167,7 @@ TEST_F(eventid, user_event_max_includes_unnamed_then_unnamed_is_returned)
 	free(ids);
 }
 
-/* REQ: EVNAME-1 EVNAME-4 HDR-6 RULE-59 RULE-64 2.4.10 */
+/* REQ: HDR-12 EVNAME-1 EVNAME-4 HDR-6 RULE-59 RULE-64 2.4.10 */
 TEST_F(eventid, get_name_of_system_events_and_unnamed_event)
 {
 	char got[NAMEBUF];

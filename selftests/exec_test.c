@@ -397,7 +397,7 @@ static void setuid_exec(struct __test_metadata *_metadata,
 		TH_LOG("controller failed: code %d", WEXITSTATUS(status));
 }
 
-/* REQ: 4.12 5.16 (exec raising privileges beyond the controller's) */
+/* REQ: RULE-87 4.12 5.16 (exec raising privileges beyond the controller's) */
 TEST_F(exec, setuid_exec_detaches_process_from_unprivileged_controller)
 {
 	setuid_exec(_metadata, self, true);

@@ -145,7 +145,7 @@ static void two_ids(struct __test_metadata *_metadata, trace_event_id_t *a,
 /* The filter object                                                   */
 /* ------------------------------------------------------------------ */
 
-/* REQ: GETFILT-1 GETFILT-2 MODEL-13 RULE-48 SETFILT-2 */
+/* REQ: EVSET-0a GETFILT-1 GETFILT-2 MODEL-13 RULE-48 SETFILT-2 */
 TEST_F(filter, new_stream_filter_is_initialized_and_empty)
 {
 	trace_event_set_t set;
@@ -657,7 +657,7 @@ static void check_filter_event(struct __test_metadata *_metadata,
 	EXPECT_EQ(-1, d) TH_LOG("new filter differs at id %ld", d);
 }
 
-/* REQ: SETFILT-4 RULE-51 HDR-10 2.6 FN-4 App.B-16 */
+/* REQ: RULE-70 SETFILT-4 RULE-51 HDR-10 2.6 FN-4 App.B-16 */
 TEST_F(filter, set_filter_while_running_records_filter_event)
 {
 	trace_event_set_t empty, s1, add, s2, sub, s3;

@@ -50,7 +50,7 @@ static pid_t fork_recording(trace_event_id_t id, char tag)
 	return pid > 0 && pt_wait_exit(pid) == 0 ? pid : -1;
 }
 
-/* REQ: ATTR-INHERIT RULE-72 4.9 */
+/* REQ: INHERIT-2 RULE-72 4.9 */
 TEST_F(inherit, forked_child_is_traced_from_its_first_event)
 {
 	struct pt_seen s;
@@ -99,7 +99,7 @@ TEST_F(inherit, grandchild_forked_at_once_is_traced_too)
 	EXPECT_EQ(1, pt_seen_count(&s, grand, self->id, 'g'));
 }
 
-/* REQ: ATTR-INHERIT RULE-72 (CLOSE_FOR_CHILD, the default) */
+/* REQ: INHERIT-2 RULE-72 (CLOSE_FOR_CHILD, the default) */
 TEST_F(inherit, close_for_child_child_untraced_parent_still_traced)
 {
 	struct pt_seen s;
@@ -114,7 +114,7 @@ TEST_F(inherit, close_for_child_child_untraced_parent_still_traced)
 	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
 }
 
-/* REQ: RULE-72 5.19 (posix_spawn children) */
+/* REQ: MODEL-43 RULE-72 5.19 (posix_spawn children) */
 TEST_F(inherit, posix_spawn_child_is_traced)
 {
 	char *argv[] = { "inherit_test", SPAWNED_ARG, NULL };

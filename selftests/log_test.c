@@ -733,7 +733,7 @@ static bool has_id(const trace_event_id_t *ids, int n, trace_event_id_t id)
 	return false;
 }
 
-/* REQ: SHUT-1 SHUT-6 SHUT-7 RULE-44 CREATELOG-6 OPEN-1 GETATTR-1 GETSTAT-4 RULE-38 EVNAME-1 TYPELIST-1 5.12 */
+/* REQ: MODEL-11 SHUT-1 SHUT-6 SHUT-7 RULE-44 CREATELOG-6 OPEN-1 GETATTR-1 GETSTAT-4 RULE-38 EVNAME-1 MODEL-23 EVLIST-1 5.12 */
 TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
@@ -1075,7 +1075,7 @@ static void *recorder_fn(void *arg)
 	return NULL;
 }
 
-/* REQ: FLUSH-1 FLUSH-3 FLUSH-4 FLUSH-5 FLUSH-6 FLUSH-7 RULE-33 RULE-43 5.13 5.15 */
+/* REQ: MODEL-9 FLUSH-1 FLUSH-3 FLUSH-4 FLUSH-5 FLUSH-6 FLUSH-7 RULE-33 RULE-43 5.13 5.15 */
 TEST_F(log, flush_while_recording_logs_every_event_between_flush_markers)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
@@ -1127,7 +1127,7 @@ TEST_F(log, flush_while_recording_logs_every_event_between_flush_markers)
 	}
 }
 
-/* REQ: STRPOL-2 RULE-39 5.13 */
+/* REQ: MODEL-9 MODEL-11 RULE-27 STRPOL-2 RULE-39 5.13 */
 TEST_F(log, flush_stream_flushes_by_itself_and_loses_nothing_when_recording_slowly)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
@@ -1156,7 +1156,7 @@ TEST_F(log, flush_stream_flushes_by_itself_and_loses_nothing_when_recording_slow
 
 #define TIGHT_MAX	100000
 
-/* REQ: STRPOL-2 5.13 5.15 */
+/* REQ: RULE-27 STRPOL-2 5.13 5.15 */
 TEST_F(log, flush_stream_losses_in_a_tight_loop_are_bracketed_by_stop_and_start)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
@@ -1187,7 +1187,7 @@ TEST_F(log, flush_stream_losses_in_a_tight_loop_are_bracketed_by_stop_and_start)
 /* Which trid kinds each function takes                                */
 /* ------------------------------------------------------------------ */
 
-/* REQ: CREATELOG-4 FLUSH-2 5.14 3.0.1 OPEN-3 REWIND-2 CLOSE-2 SHUT-4 */
+/* REQ: RULE-47 CREATELOG-4 FLUSH-2 5.14 3.0.1 OPEN-3 CLOSE-2 SHUT-4 */
 TEST_F(log, reads_are_einval_on_a_stream_with_log_and_each_kind_takes_its_functions)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
@@ -1582,7 +1582,7 @@ TEST_F(log, a_log_opened_twice_has_independent_cursors_and_rewinds)
 /* Status, write errors, clear, sysconf                                */
 /* ------------------------------------------------------------------ */
 
-/* REQ: RULE-33 RULE-34 RULE-35 RULE-36 RULE-41 FLUSH-3 FLUSH-8 GETSTAT-2 CREATE-9 */
+/* REQ: GETSTAT-3 RULE-33 RULE-34 RULE-35 RULE-36 RULE-41 FLUSH-3 FLUSH-8 GETSTAT-2 CREATE-9 */
 TEST_F(log, status_shows_log_full_for_until_full_and_resets_log_overrun_on_read)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
@@ -1660,7 +1660,7 @@ static int flush_until_enospc(struct __test_metadata *_metadata,
 	return i;
 }
 
-/* REQ: FLUSH-9 RULE-34 RULE-35 SHUT-2 3.2.3 3.2.4 */
+/* REQ: GETSTAT-3 FLUSH-9 RULE-34 RULE-35 SHUT-2 3.2.3 3.2.4 */
 TEST_F(log, full_file_system_gives_enospc_and_keeps_the_events_before_it)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
@@ -1828,7 +1828,7 @@ TEST_F(log, clear_empties_the_log_too_but_keeps_the_names)
 	EXPECT_STREQ(NAME_A, name);
 }
 
-/* REQ: 1.9 5.1 SYSCONF-1 */
+/* REQ: 1.9 5.1 */
 TEST_F(log, trace_log_option_is_advertised)
 {
 	EXPECT_LT(0L, (long)_POSIX_TRACE_LOG);

@@ -152,7 +152,7 @@ static uint64_t check_run(struct __test_metadata *_metadata,
 /* LOOP                                                              */
 /* ---------------------------------------------------------------- */
 
-/* REQ: RULE-14 RULE-15 RULE-16 RULE-17 RULE-8 RULE-9 RULE-31 RULE-32 GETSTAT-2 GETNEXT-C8 MAXUSREV-2 5.15 5.21 */
+/* REQ: MODEL-8 RULE-2 RULE-14 RULE-15 RULE-16 RULE-17 RULE-8 RULE-9 RULE-31 RULE-32 GETSTAT-2 GETNEXT-C8 MAXUSREV-2 5.15 5.21 */
 TEST_F(overflow, loop_overwrites_oldest_and_reports_overflow_then_resume)
 {
 	uint64_t t0, t1, written, first, kept, ovf_ts, res_ts;
@@ -396,7 +396,7 @@ static void expect_auto_start_then(struct __test_metadata *_metadata,
 		  pt_ts_ns(&self->ev[1].info.posix_timestamp));
 }
 
-/* REQ: RULE-20 RULE-21 RULE-22 RULE-26 RULE-31 RULE-32 HDR-8 STRPOL-2 GETSTAT-2 MAXUSREV-2 5.15 5.21 */
+/* REQ: MODEL-17 RULE-20 RULE-21 RULE-22 RULE-26 RULE-31 RULE-32 HDR-8 STRPOL-2 GETSTAT-2 MAXUSREV-2 5.15 5.21 */
 TEST_F(overflow, until_full_stops_itself_and_reports_stop_auto)
 {
 	uint64_t written, kept, stop_ts;
@@ -417,7 +417,7 @@ TEST_F(overflow, until_full_stops_itself_and_reports_stop_auto)
 	ASSERT_LT(kept, written);
 }
 
-/* REQ: RULE-23 RULE-24 STRPOL-2 GETNEXT-C8 GETSTAT-2 5.21 */
+/* REQ: MODEL-17 RULE-23 RULE-24 STRPOL-2 GETNEXT-C8 GETSTAT-2 5.21 */
 TEST_F(overflow, until_full_restarts_after_drain_on_next_event_with_start)
 {
 	uint64_t kept, stop_ts, written;

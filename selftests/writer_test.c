@@ -488,7 +488,7 @@ static int run_sc_child(FIXTURE_DATA(writer) *self, int (*fn)(void *))
 	return code;
 }
 
-/* REQ: EVENT-6 EVENT-1 EVENT-4 (implementation: writer lanes, no syscall) */
+/* REQ: RULE-97 EVENT-6 EVENT-1 EVENT-4 (implementation: writer lanes, no syscall) */
 TEST_F(writer, record_path_makes_no_system_call)
 {
 	int code;

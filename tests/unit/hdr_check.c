@@ -69,6 +69,7 @@ void pt_use_types(trace_id_t trid, trace_event_id_t id, trace_event_set_t set)
 	pt_size = sizeof(trace_attr_t);
 }
 
+/* REQ: HDR-2 (only <trace.h> is included) */
 /* 2.2: members of struct posix_trace_event_info, with their types. */
 void pt_use_event_info(struct posix_trace_event_info *e, void **out);
 void pt_use_event_info(struct posix_trace_event_info *e, void **out)
@@ -88,6 +89,7 @@ void pt_use_event_info(struct posix_trace_event_info *e, void **out)
 	out[5] = trunc;
 }
 
+/* REQ: HDR-4 (the TRL members are present) */
 /* 2.3: members of struct posix_trace_status_info, all int. */
 void pt_use_status_info(struct posix_trace_status_info *s, int **out);
 void pt_use_status_info(struct posix_trace_status_info *s, int **out)
@@ -118,6 +120,7 @@ int pt_int_constants[] = {
 	POSIX_TRACE_SUB_EVENTSET,
 };
 
+/* REQ: HDR-7 (FILTER and FLUSH_START/STOP exist) */
 /* 2.4.10: event type ids, both spellings of the unnamed user event. */
 trace_event_id_t pt_event_constants[] = {
 	POSIX_TRACE_ERROR, POSIX_TRACE_START, POSIX_TRACE_STOP,
@@ -167,6 +170,7 @@ PT_ASSERT(ev_unnamed2,
 	  POSIX_TRACE_UNNAMED_USEREVENT == POSIX_TRACE_UNNAMED_USER_EVENT);
 PT_ASSERT(ev_type, sizeof(POSIX_TRACE_START) == sizeof(trace_event_id_t));
 
+/* REQ: HDR-3 EVENT-5 EVSET-0c (C++11 needs full prototypes) */
 /* 2.7: the 50 prototypes, compared through exactly typed pointers. */
 #define PT_FN(name, ret, params)	ret (*pt_fn_##name) params = name
 

@@ -27,6 +27,7 @@ static size_t round8(size_t n)
 	return (n + 7) / 8 * 8;
 }
 
+/* REQ: ATTRINIT-1 ATTRINIT-2 GETCLOCKRES-1 GETGENVERSION-1 GETNAME-1 SETNAME-3 INHERIT-3 LOGPOL-3 STRSIZE-3 MAXDATA-3 LOGSIZE-4 FN-1 */
 static void test_defaults(void)
 {
 	trace_attr_t attr;
@@ -66,6 +67,7 @@ static void test_defaults(void)
 }
 
 /* Defaults do not depend on what the memory held before init. */
+/* REQ: ATTRINIT-1 */
 static void test_init_over_garbage(void)
 {
 	trace_attr_t a, b;
@@ -85,6 +87,7 @@ static void test_init_over_garbage(void)
 	EXPECT_EQ(s1, s2);
 }
 
+/* REQ: SETNAME-1 GETNAME-1 */
 static void test_name_roundtrip(void)
 {
 	trace_attr_t attr;
@@ -137,6 +140,7 @@ static void check_name_len(size_t len)
 	free(name);
 }
 
+/* REQ: SETNAME-2 GETNAME-2 */
 static void test_name_truncation(void)
 {
 	check_name_len(300);
@@ -148,6 +152,7 @@ static void test_name_truncation(void)
 }
 
 /* Exactly TRACE_NAME_MAX heap bytes: ASan reports any overflow. */
+/* REQ: GETNAME-2 GETGENVERSION-2 */
 static void test_name_heap_buffer(void)
 {
 	trace_attr_t attr;
@@ -170,6 +175,7 @@ static void test_name_heap_buffer(void)
 }
 
 /* The name may come from the object itself (no restrict on setname). */
+/* REQ: SETNAME-1 */
 static void test_name_overlap(void)
 {
 	trace_attr_t attr;
@@ -183,6 +189,7 @@ static void test_name_overlap(void)
 }
 
 /* get_attr fills the fields from outside: unterminated fields are bounded. */
+/* REQ: GETNAME-2 GETGENVERSION-2 5.4 */
 static void test_name_unterminated_fields(void)
 {
 	trace_attr_t attr;
@@ -204,6 +211,7 @@ static void test_name_unterminated_fields(void)
 	}
 }
 
+/* REQ: GETGENVERSION-1 GETGENVERSION-2 */
 static void test_genversion_guarded(void)
 {
 	trace_attr_t attr;
@@ -222,6 +230,7 @@ static void test_genversion_guarded(void)
 		EXPECT(guarded[CANARY_LEN + i] == CANARY);
 }
 
+/* REQ: INHERIT-1 INHERIT-2 */
 static void test_inherited(void)
 {
 	trace_attr_t attr;
@@ -241,6 +250,7 @@ static void test_inherited(void)
 	EXPECT_EQ(v, POSIX_TRACE_CLOSE_FOR_CHILD);
 }
 
+/* REQ: LOGPOL-1 LOGPOL-2 */
 static void test_logfullpolicy(void)
 {
 	static const int good[] = {
@@ -265,6 +275,7 @@ static void test_logfullpolicy(void)
 	}
 }
 
+/* REQ: STRPOL-1 STRPOL-2 5.6 */
 static void test_streamfullpolicy(void)
 {
 	static const int good[] = {
@@ -296,6 +307,7 @@ static void test_streamfullpolicy(void)
 	}
 }
 
+/* REQ: STRSIZE-1 STRSIZE-2 */
 static void test_streamsize(void)
 {
 	static const size_t good[] = {
@@ -323,6 +335,7 @@ static void test_streamsize(void)
 	}
 }
 
+/* REQ: MAXDATA-1 MAXDATA-2 */
 static void test_maxdatasize(void)
 {
 	static const size_t vals[] = {
@@ -341,6 +354,7 @@ static void test_maxdatasize(void)
 	}
 }
 
+/* REQ: LOGSIZE-1 LOGSIZE-2 */
 static void test_logsize(void)
 {
 	static const size_t good[] = {
@@ -367,6 +381,7 @@ static void test_logsize(void)
 	}
 }
 
+/* REQ: MAXSYSEV-1 */
 static void test_maxsystemeventsize(void)
 {
 	trace_attr_t attr;
@@ -398,6 +413,7 @@ static size_t user_size(size_t max, size_t len)
 	return round8(hdr + len);
 }
 
+/* REQ: MAXUSREV-1 */
 static void test_maxusereventsize(void)
 {
 	static const size_t maxes[] = {
@@ -433,6 +449,7 @@ static void test_maxusereventsize(void)
 }
 
 /* Every function with a NULL attributes object. */
+/* REQ: FN-1 */
 static void test_null_attr(void)
 {
 	struct timespec ts;
@@ -504,6 +521,7 @@ static void expect_all_einval(trace_attr_t *attr)
 	EXPECT(memcmp(&before, attr, sizeof(before)) == 0);
 }
 
+/* REQ: FN-1 FN-2 */
 static void test_uninitialized(void)
 {
 	trace_attr_t attr;
@@ -515,6 +533,7 @@ static void test_uninitialized(void)
 }
 
 /* Every getter with a NULL output, and setname with a NULL name. */
+/* REQ: FN-1 */
 static void test_null_outputs(void)
 {
 	trace_attr_t attr, before;
@@ -538,6 +557,7 @@ static void test_null_outputs(void)
 	EXPECT(memcmp(&before, &attr, sizeof(attr)) == 0);
 }
 
+/* REQ: ATTRDES-1 ATTRDES-2 */
 static void test_destroy_reinit(void)
 {
 	trace_attr_t attr;

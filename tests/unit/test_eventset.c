@@ -51,6 +51,7 @@ static int all(trace_event_id_t id)
 	return 1;
 }
 
+/* REQ: EVSETEMPTY-1 */
 static void test_empty(void)
 {
 	trace_event_set_t set;
@@ -61,6 +62,7 @@ static void test_empty(void)
 	expect_members(&set, none);
 }
 
+/* REQ: EVSETFILL-1 5.25 */
 static void test_fill_wopid(void)
 {
 	trace_event_set_t set;
@@ -72,6 +74,7 @@ static void test_fill_wopid(void)
 	expect_members(&set, none);
 }
 
+/* REQ: EVSETFILL-1 */
 static void test_fill_system(void)
 {
 	trace_event_set_t set;
@@ -83,6 +86,7 @@ static void test_fill_system(void)
 	expect_members(&set, is_system);
 }
 
+/* REQ: EVSETFILL-1 */
 static void test_fill_all(void)
 {
 	trace_event_set_t set;
@@ -95,6 +99,7 @@ static void test_fill_all(void)
 }
 
 /* empty/fill ignore what the set held before (EVSETFILL-1). */
+/* REQ: EVSETFILL-1 EVSETEMPTY-1 */
 static void test_reinit(void)
 {
 	trace_event_set_t set;
@@ -141,6 +146,7 @@ static int ismember(trace_event_id_t id, const trace_event_set_t *set)
 	return m;
 }
 
+/* REQ: EVSETADD-1 EVSETADD-2 EVSETDEL-1 EVSETDEL-2 */
 static void test_add_del(void)
 {
 	static const trace_event_id_t ids[] = {
@@ -179,6 +185,7 @@ static int all_but_300(trace_event_id_t id)
 }
 
 /* add/del touch one id only. */
+/* REQ: EVSETADD-1 EVSETDEL-1 */
 static void test_neighbours(void)
 {
 	trace_event_set_t set;
@@ -191,6 +198,7 @@ static void test_neighbours(void)
 	expect_members(&set, all_but_300);
 }
 
+/* REQ: EVSETISM-1 */
 static void test_ismember_value(void)
 {
 	trace_event_set_t set;
@@ -239,6 +247,7 @@ static void expect_uninit_einval(trace_event_set_t *set)
 }
 
 /* EVSET-0b: sets never passed to empty/fill are detected. */
+/* REQ: EVSET-0b */
 static void test_uninitialized(void)
 {
 	trace_event_set_t set;
@@ -268,6 +277,7 @@ static void test_null(void)
 }
 
 /* Sets contain no pointers: assignment gives an independent copy (5.5). */
+/* REQ: 5.5 */
 static void test_copy(void)
 {
 	trace_event_set_t a, b;

@@ -122,6 +122,7 @@ static void test_crc32c_vector(void)
 	EXPECT_EQ(pt_crc32c(pt_crc32c(0, "1234", 4), "56789", 5), 0xe3069283u);
 }
 
+/* REQ: OPEN-1 GETATTR-1 GETSTAT-4 RULE-63 MODEL-23 EVLIST-1 EVLIST-2 EVNAME-1 GETNEXT-3 CLOSE-1 CLOSE-2 */
 static void test_round_trip_gives_same_events_names_attr_status(void)
 {
 	struct posix_trace_status_info st;
@@ -188,6 +189,7 @@ static void test_round_trip_gives_same_events_names_attr_status(void)
 	free(w.buf);
 }
 
+/* REQ: GETNEXT-C4 RULE-67 RULE-68 RULE-69 */
 static void test_short_buffer_reads_truncated(void)
 {
 	struct posix_trace_event_info info;
@@ -209,6 +211,7 @@ static void test_short_buffer_reads_truncated(void)
 	free(w.buf);
 }
 
+/* REQ: REWIND-1 */
 static void test_rewind_restarts_from_oldest(void)
 {
 	struct lw_log w;
@@ -224,6 +227,7 @@ static void test_rewind_restarts_from_oldest(void)
 	free(w.buf);
 }
 
+/* REQ: CLOSE-3 */
 static void test_two_opens_have_independent_cursors(void)
 {
 	struct posix_trace_event_info info;
@@ -250,6 +254,7 @@ static void test_two_opens_have_independent_cursors(void)
 	free(w.buf);
 }
 
+/* REQ: OPEN-6 5.29 */
 static void test_growing_log_shows_new_blocks(void)
 {
 	struct posix_trace_status_info st;
@@ -278,6 +283,7 @@ static void test_growing_log_shows_new_blocks(void)
 	free(w.buf);
 }
 
+/* REQ: OPEN-5 5.29 */
 static void test_cut_at_every_offset_reads_complete_blocks(void)
 {
 	struct lw_log w;
@@ -308,6 +314,7 @@ static void test_cut_at_every_offset_reads_complete_blocks(void)
 }
 
 /* One bit flipped anywhere: never a crash, never a wrong event. */
+/* REQ: OPEN-5 5.12 */
 static void test_bit_flips_are_caught(void)
 {
 	struct lw_log w;
@@ -345,6 +352,7 @@ static void reseal_block(uint8_t *b)
 }
 
 /* Valid CRCs around invalid contents: lengths and counts out of range. */
+/* REQ: 5.12 */
 static void test_hostile_lengths_and_counts(void)
 {
 	struct lw_log w;
@@ -404,6 +412,7 @@ static void test_hostile_lengths_and_counts(void)
 	free(w.buf);
 }
 
+/* REQ: OPEN-5 5.12 */
 static void test_bad_header_is_einval(void)
 {
 	struct lw_log w;
@@ -492,6 +501,7 @@ static void test_ring_layout_reads_oldest_first(void)
 	free(w.buf);
 }
 
+/* REQ: OPEN-4 TRYGET-3 TGETNEXT-5 3.0.1 */
 static void test_other_functions_reject_prerecorded_trid(void)
 {
 	struct posix_trace_event_info info;
@@ -542,6 +552,7 @@ static void test_create_withlog_without_module(void)
 	close(fd);
 }
 
+/* REQ: FN-5 */
 static void test_child_after_fork_gets_einval(void)
 {
 	struct posix_trace_event_info info;

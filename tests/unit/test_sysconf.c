@@ -42,6 +42,7 @@ static int module_present(void)
 }
 
 /* 5.2, 5.3: the actual fixed limits, at least the POSIX minima (MODEL-33). */
+/* REQ: MODEL-33 5.2 5.3 */
 static void test_fixed_limits(void)
 {
 	size_t i;
@@ -62,6 +63,7 @@ static void test_fixed_limits(void)
 }
 
 /* MODEL-32: the minima have exactly the POSIX values. */
+/* REQ: MODEL-32 */
 static void test_minima(void)
 {
 	EXPECT_EQ(_POSIX_TRACE_EVENT_NAME_MAX, 30);
@@ -71,6 +73,7 @@ static void test_minima(void)
 }
 
 /* MODEL-35: -1 or 200809L; 5.26: -1 without the module. */
+/* REQ: MODEL-35 5.26 */
 static void test_trace_option(void)
 {
 	size_t i;
@@ -85,6 +88,7 @@ static void test_trace_option(void)
 }
 
 /* MODEL-35/36: sub-options are -1 or 200809L and need _SC_TRACE. */
+/* REQ: MODEL-35 MODEL-36 */
 static void test_sub_options(void)
 {
 	static const int names[] = {
@@ -106,6 +110,7 @@ static void test_sub_options(void)
 }
 
 /* TRACE_SYS_MAX comes from the module: >= 8 if loaded, else -1 (5.2). */
+/* REQ: 5.2 */
 static void test_sys_max(void)
 {
 	size_t i;
@@ -121,6 +126,7 @@ static void test_sys_max(void)
 }
 
 /* Other names reach glibc unchanged. */
+/* REQ: 5.1 */
 static void test_forwarding(void)
 {
 	size_t i;
@@ -141,6 +147,7 @@ static void test_forwarding(void)
 }
 
 /* A program linked with the library gets its sysconf(), not glibc's. */
+/* REQ: 5.1 */
 static void test_interposition(void)
 {
 	long (*volatile fn)(int) = sysconf;
