@@ -174,117 +174,117 @@ struct posix_trace_status_info {
 #define POSIX_TRACE_UNNAMED_USER_EVENT	POSIX_TRACE_UNNAMED_USEREVENT
 
 /* Attributes (spec 3.1). */
-int posix_trace_attr_destroy(trace_attr_t *attr);
-int posix_trace_attr_init(trace_attr_t *attr);
-int posix_trace_attr_getclockres(const trace_attr_t *attr,
-				 struct timespec *resolution);
-int posix_trace_attr_getcreatetime(const trace_attr_t *attr,
-				   struct timespec *createtime);
-int posix_trace_attr_getgenversion(const trace_attr_t *attr,
-				   char *genversion);
-int posix_trace_attr_getname(const trace_attr_t *attr, char *tracename);
-int posix_trace_attr_setname(trace_attr_t *attr, const char *tracename);
-int posix_trace_attr_getinherited(const trace_attr_t *__restrict attr,
-				  int *__restrict inheritancepolicy);
-int posix_trace_attr_setinherited(trace_attr_t *attr, int inheritancepolicy);
-int posix_trace_attr_getlogfullpolicy(const trace_attr_t *__restrict attr,
-				      int *__restrict logpolicy);
-int posix_trace_attr_setlogfullpolicy(trace_attr_t *attr, int logpolicy);
-int posix_trace_attr_getstreamfullpolicy(const trace_attr_t *__restrict attr,
-					 int *__restrict streampolicy);
-int posix_trace_attr_setstreamfullpolicy(trace_attr_t *attr, int streampolicy);
-int posix_trace_attr_getlogsize(const trace_attr_t *__restrict attr,
-				size_t *__restrict logsize);
-int posix_trace_attr_setlogsize(trace_attr_t *attr, size_t logsize);
-int posix_trace_attr_getmaxdatasize(const trace_attr_t *__restrict attr,
-				    size_t *__restrict maxdatasize);
-int posix_trace_attr_setmaxdatasize(trace_attr_t *attr, size_t maxdatasize);
-int posix_trace_attr_getmaxsystemeventsize(const trace_attr_t *__restrict attr,
-					   size_t *__restrict eventsize);
-int posix_trace_attr_getmaxusereventsize(const trace_attr_t *__restrict attr,
-					 size_t data_len,
-					 size_t *__restrict eventsize);
-int posix_trace_attr_getstreamsize(const trace_attr_t *__restrict attr,
-				   size_t *__restrict streamsize);
-int posix_trace_attr_setstreamsize(trace_attr_t *attr, size_t streamsize);
+int posix_trace_attr_destroy(trace_attr_t *__attr);
+int posix_trace_attr_init(trace_attr_t *__attr);
+int posix_trace_attr_getclockres(const trace_attr_t *__attr,
+				 struct timespec *__resolution);
+int posix_trace_attr_getcreatetime(const trace_attr_t *__attr,
+				   struct timespec *__createtime);
+int posix_trace_attr_getgenversion(const trace_attr_t *__attr,
+				   char *__genversion);
+int posix_trace_attr_getname(const trace_attr_t *__attr, char *__tracename);
+int posix_trace_attr_setname(trace_attr_t *__attr, const char *__tracename);
+int posix_trace_attr_getinherited(const trace_attr_t *__restrict __attr,
+				  int *__restrict __inheritancepolicy);
+int posix_trace_attr_setinherited(trace_attr_t *__attr, int __inheritancepolicy);
+int posix_trace_attr_getlogfullpolicy(const trace_attr_t *__restrict __attr,
+				      int *__restrict __logpolicy);
+int posix_trace_attr_setlogfullpolicy(trace_attr_t *__attr, int __logpolicy);
+int posix_trace_attr_getstreamfullpolicy(const trace_attr_t *__restrict __attr,
+					 int *__restrict __streampolicy);
+int posix_trace_attr_setstreamfullpolicy(trace_attr_t *__attr, int __streampolicy);
+int posix_trace_attr_getlogsize(const trace_attr_t *__restrict __attr,
+				size_t *__restrict __logsize);
+int posix_trace_attr_setlogsize(trace_attr_t *__attr, size_t __logsize);
+int posix_trace_attr_getmaxdatasize(const trace_attr_t *__restrict __attr,
+				    size_t *__restrict __maxdatasize);
+int posix_trace_attr_setmaxdatasize(trace_attr_t *__attr, size_t __maxdatasize);
+int posix_trace_attr_getmaxsystemeventsize(const trace_attr_t *__restrict __attr,
+					   size_t *__restrict __eventsize);
+int posix_trace_attr_getmaxusereventsize(const trace_attr_t *__restrict __attr,
+					 size_t __data_len,
+					 size_t *__restrict __eventsize);
+int posix_trace_attr_getstreamsize(const trace_attr_t *__restrict __attr,
+				   size_t *__restrict __streamsize);
+int posix_trace_attr_setstreamsize(trace_attr_t *__attr, size_t __streamsize);
 
 /* Streams (spec 3.2). */
-int posix_trace_create(pid_t pid, const trace_attr_t *__restrict attr,
-		       trace_id_t *__restrict trid);
-int posix_trace_create_withlog(pid_t pid, const trace_attr_t *__restrict attr,
-			       int file_desc, trace_id_t *__restrict trid);
-int posix_trace_flush(trace_id_t trid);
-int posix_trace_shutdown(trace_id_t trid);
-int posix_trace_clear(trace_id_t trid);
-int posix_trace_start(trace_id_t trid);
-int posix_trace_stop(trace_id_t trid);
+int posix_trace_create(pid_t __pid, const trace_attr_t *__restrict __attr,
+		       trace_id_t *__restrict __trid);
+int posix_trace_create_withlog(pid_t __pid, const trace_attr_t *__restrict __attr,
+			       int __file_desc, trace_id_t *__restrict __trid);
+int posix_trace_flush(trace_id_t __trid);
+int posix_trace_shutdown(trace_id_t __trid);
+int posix_trace_clear(trace_id_t __trid);
+int posix_trace_start(trace_id_t __trid);
+int posix_trace_stop(trace_id_t __trid);
 
 /* Instrumentation (spec 3.3). */
-void posix_trace_event(trace_event_id_t event_id,
-		       const void *__restrict data_ptr, size_t data_len);
-int posix_trace_eventid_open(const char *__restrict event_name,
-			     trace_event_id_t *__restrict event_id);
+void posix_trace_event(trace_event_id_t __event_id,
+		       const void *__restrict __data_ptr, size_t __data_len);
+int posix_trace_eventid_open(const char *__restrict __event_name,
+			     trace_event_id_t *__restrict __event_id);
 
 /* Event type ids (spec 3.4). */
-int posix_trace_eventid_equal(trace_id_t trid, trace_event_id_t event1,
-			      trace_event_id_t event2);
-int posix_trace_eventid_get_name(trace_id_t trid, trace_event_id_t event,
-				 char *event_name);
-int posix_trace_trid_eventid_open(trace_id_t trid,
-				  const char *__restrict event_name,
-				  trace_event_id_t *__restrict event);
-int posix_trace_eventtypelist_getnext_id(trace_id_t trid,
-					 trace_event_id_t *__restrict event,
-					 int *__restrict unavailable);
-int posix_trace_eventtypelist_rewind(trace_id_t trid);
+int posix_trace_eventid_equal(trace_id_t __trid, trace_event_id_t __event1,
+			      trace_event_id_t __event2);
+int posix_trace_eventid_get_name(trace_id_t __trid, trace_event_id_t __event,
+				 char *__event_name);
+int posix_trace_trid_eventid_open(trace_id_t __trid,
+				  const char *__restrict __event_name,
+				  trace_event_id_t *__restrict __event);
+int posix_trace_eventtypelist_getnext_id(trace_id_t __trid,
+					 trace_event_id_t *__restrict __event,
+					 int *__restrict __unavailable);
+int posix_trace_eventtypelist_rewind(trace_id_t __trid);
 
 /* Event sets and filters (spec 3.5). */
-int posix_trace_eventset_add(trace_event_id_t event_id,
-			     trace_event_set_t *set);
-int posix_trace_eventset_del(trace_event_id_t event_id,
-			     trace_event_set_t *set);
-int posix_trace_eventset_empty(trace_event_set_t *set);
-int posix_trace_eventset_fill(trace_event_set_t *set, int what);
-int posix_trace_eventset_ismember(trace_event_id_t event_id,
-				  const trace_event_set_t *__restrict set,
-				  int *__restrict ismember);
-int posix_trace_get_filter(trace_id_t trid, trace_event_set_t *set);
-int posix_trace_set_filter(trace_id_t trid, const trace_event_set_t *set,
-			   int how);
+int posix_trace_eventset_add(trace_event_id_t __event_id,
+			     trace_event_set_t *__set);
+int posix_trace_eventset_del(trace_event_id_t __event_id,
+			     trace_event_set_t *__set);
+int posix_trace_eventset_empty(trace_event_set_t *__set);
+int posix_trace_eventset_fill(trace_event_set_t *__set, int __what);
+int posix_trace_eventset_ismember(trace_event_id_t __event_id,
+				  const trace_event_set_t *__restrict __set,
+				  int *__restrict __ismember);
+int posix_trace_get_filter(trace_id_t __trid, trace_event_set_t *__set);
+int posix_trace_set_filter(trace_id_t __trid, const trace_event_set_t *__set,
+			   int __how);
 
 /* Attributes and status of a stream (spec 3.6). */
-int posix_trace_get_attr(trace_id_t trid, trace_attr_t *attr);
-int posix_trace_get_status(trace_id_t trid,
-			   struct posix_trace_status_info *statusinfo);
+int posix_trace_get_attr(trace_id_t __trid, trace_attr_t *__attr);
+int posix_trace_get_status(trace_id_t __trid,
+			   struct posix_trace_status_info *__statusinfo);
 
 /* Reading events (spec 3.7). */
-int posix_trace_getnext_event(trace_id_t trid,
-			      struct posix_trace_event_info *__restrict event,
-			      void *__restrict data, size_t num_bytes,
-			      size_t *__restrict data_len,
-			      int *__restrict unavailable);
-int posix_trace_timedgetnext_event(trace_id_t trid,
-				   struct posix_trace_event_info *__restrict event,
-				   void *__restrict data, size_t num_bytes,
-				   size_t *__restrict data_len,
-				   int *__restrict unavailable,
-				   const struct timespec *__restrict abstime);
-int posix_trace_trygetnext_event(trace_id_t trid,
-				 struct posix_trace_event_info *__restrict event,
-				 void *__restrict data, size_t num_bytes,
-				 size_t *__restrict data_len,
-				 int *__restrict unavailable);
+int posix_trace_getnext_event(trace_id_t __trid,
+			      struct posix_trace_event_info *__restrict __event,
+			      void *__restrict __data, size_t __num_bytes,
+			      size_t *__restrict __data_len,
+			      int *__restrict __unavailable);
+int posix_trace_timedgetnext_event(trace_id_t __trid,
+				   struct posix_trace_event_info *__restrict __event,
+				   void *__restrict __data, size_t __num_bytes,
+				   size_t *__restrict __data_len,
+				   int *__restrict __unavailable,
+				   const struct timespec *__restrict __abstime);
+int posix_trace_trygetnext_event(trace_id_t __trid,
+				 struct posix_trace_event_info *__restrict __event,
+				 void *__restrict __data, size_t __num_bytes,
+				 size_t *__restrict __data_len,
+				 int *__restrict __unavailable);
 
 /* Trace logs (spec 3.8). */
-int posix_trace_open(int file_desc, trace_id_t *trid);
-int posix_trace_rewind(trace_id_t trid);
-int posix_trace_close(trace_id_t trid);
+int posix_trace_open(int __file_desc, trace_id_t *__trid);
+int posix_trace_rewind(trace_id_t __trid);
+int posix_trace_close(trace_id_t __trid);
 
 /*
  * sysconf() for the eight _SC_TRACE* names without interposing glibc's
  * sysconf(); every other name is passed on to it.
  */
-long __posix_trace_sysconf(int name);
+long __posix_trace_sysconf(int __name);
 
 /*
  * posix_trace_event() is also a macro (XSH 2.1.1 allows it): the test
