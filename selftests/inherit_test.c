@@ -225,6 +225,110 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 	EXPECT_EQ(5, refused);
 }
 
+/* Ask the child behind @to/@from for the id of @name (it answers with
+ * posix_trace_eventid_open()); -1 on a broken pipe. */
+static long child_open(int to, int from, const char *name)
+{
+	char buf[64] = "";
+	trace_event_id_t id;
+
+	snprintf(buf, sizeof(buf), "%s", name);
+	if (write(to, buf, sizeof(buf)) != sizeof(buf) ||
+	    read(from, &id, sizeof(id)) != sizeof(id))
+		return -1;
+	return (long)id;
+}
+
+/*
+ * Every process an INHERITED stream traces shares one name -> id
+ * mapping: a name registered by one of them, or by the controller through
+ * the stream, has that id for all; at TRACE_USER_EVENT_MAX names every
+ * new name, wherever it is opened, is POSIX_TRACE_UNNAMED_USEREVENT.
+ */
+/* REQ: EVOPEN-5 TRIDOPEN-5 RULE-60 */
+TEST_F(inherit, one_mapping_for_every_process_of_an_inherited_stream)
+{
+	trace_event_id_t mine, via_trid, id;
+	int to[2], from[2], i;
+	char name[64];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(to));
+	ASSERT_EQ(0, pipe(from));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char buf[64];
+
+		close(to[1]);
+		close(from[0]);
+		while (read(to[0], buf, sizeof(buf)) == sizeof(buf)) {
+			if (posix_trace_eventid_open(buf, &id) ||
+			    write(from[1], &id, sizeof(id)) != sizeof(id))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(to[0]);
+	close(from[1]);
+	/* A name of the child, then of the parent, then of the controller
+	 * through the stream: the same id everywhere. */
+	id = (trace_event_id_t)child_open(to[1], from[0], "first-in-child");
+	ASSERT_EQ(0, posix_trace_eventid_open("first-in-child", &mine));
+	EXPECT_EQ(id, mine);
+	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "first-in-child",
+						   &via_trid));
+	EXPECT_EQ(id, via_trid);
+	ASSERT_EQ(0, posix_trace_eventid_open("first-in-parent", &mine));
+	EXPECT_EQ((long)mine, child_open(to[1], from[0], "first-in-parent"));
+	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "first-via-trid",
+						   &via_trid));
+	EXPECT_EQ((long)via_trid, child_open(to[1], from[0], "first-via-trid"));
+	/* Fill the mapping up to TRACE_USER_EVENT_MAX. */
+	for (i = 0; i < TRACE_USER_EVENT_MAX; i++) {
+		snprintf(name, sizeof(name), "filler-%d", i);
+		ASSERT_EQ(0, posix_trace_eventid_open(name, &mine));
+		if (mine == POSIX_TRACE_UNNAMED_USEREVENT)
+			break;
+	}
+	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, mine);
+	EXPECT_EQ((long)POSIX_TRACE_UNNAMED_USEREVENT,
+		  child_open(to[1], from[0], "one-too-many-in-child"));
+	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "one-too-many-via-trid",
+						   &via_trid));
+	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, via_trid);
+	/* Names registered before the limit keep their ids. */
+	EXPECT_EQ((long)id, child_open(to[1], from[0], "first-in-child"));
+	close(to[1]);
+	EXPECT_EQ(0, pt_wait_exit(pid));
+	close(from[0]);
+}
+
+/* The decision is per stream (RULE-73): a child of a process traced by an
+ * INHERITED and a CLOSE_FOR_CHILD stream is traced by the first only. */
+/* REQ: RULE-73 INHERIT-2 */
+TEST_F(inherit, child_joins_the_inherited_stream_only)
+{
+	trace_id_t closed = 0;
+	struct pt_seen s;
+	pid_t pid;
+
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD, &closed));
+	pid = fork_recording(self->id, 'c');
+	ASSERT_GT(pid, 0);
+	posix_trace_event(self->id, "p", 1);
+	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, pt_seen_drain(closed, &s));
+	EXPECT_EQ(0, pt_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
+	EXPECT_EQ(0, posix_trace_shutdown(closed));
+}
+
 #define STORM_THREADS	8
 #define STORM_FORKS	12
 

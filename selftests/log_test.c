@@ -1622,6 +1622,176 @@ TEST_F(log, status_shows_log_full_for_until_full_and_resets_log_overrun_on_read)
 			  POSIX_TRACE_NO_OVERRUN, 0);
 }
 
+/* REQ: CLEAR-7 CLEAR-5 */
+TEST_F(log, clear_of_a_full_until_full_log_makes_it_not_full_and_logs_again)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
+			     .log_policy = POSIX_TRACE_UNTIL_FULL,
+			     .stream_size = 65536,
+			     .log_size = SMALL_LOG };
+	struct posix_trace_status_info st;
+	struct logfix *f = &self->f;
+	uint64_t first, last;
+	int i, max;
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	max = (int)(4 * f->live.log_size / (BATCH * SEQ_REC)) + 2;
+	for (i = 0; i < max; i++) {
+		pt_record_seq((uint64_t)i * BATCH, BATCH);
+		ASSERT_EQ(0, posix_trace_flush(f->trid));
+		ASSERT_EQ(0, posix_trace_get_status(f->trid, &st));
+		if (st.posix_log_full_status == POSIX_TRACE_FULL)
+			break;
+	}
+	ASSERT_LT(i, max);
+	ASSERT_EQ(0, posix_trace_clear(f->trid));
+	expect_log_status(_metadata, f->trid, POSIX_TRACE_NOT_FULL, -1, 0);
+	/* The log takes events again, from the first after the clear. */
+	pt_record_seq(1000000, BATCH);
+	lf_shutdown_and_read(_metadata, f);
+	EXPECT_EQ(BATCH, lf_check_seq(_metadata, f, 1000000 + BATCH, &first,
+				      &last));
+	EXPECT_EQ(1000000u, first);
+	EXPECT_EQ(POSIX_TRACE_NOT_FULL, f->st.posix_log_full_status);
+}
+
+/*
+ * create_withlog on another process is create on it: ESRCH for a pid
+ * that is gone, and the stream logs that process's events.
+ */
+/* REQ: CREATELOG-1 CREATE-1 */
+TEST_F(log, create_withlog_on_a_child_logs_the_childs_events)
+{
+	struct logspec s = { .log_policy = POSIX_TRACE_APPEND,
+			     .stream_policy = POSIX_TRACE_LOOP };
+	struct logfix *f = &self->f;
+	trace_id_t trid;
+	int go[2], i, mine = 0;
+	pid_t pid;
+	char c;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(0);
+	ASSERT_EQ(0, pt_wait_exit(pid));
+	EXPECT_EQ(ESRCH, log_create(pid, &s, f->wfd, &trid));
+
+	ASSERT_EQ(0, pipe(go));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		pt_record_seq(0, BATCH);
+		_exit(0);
+	}
+	close(go[0]);
+	f->child = pid;
+	ASSERT_EQ(0, log_create(pid, &s, f->wfd, &f->trid));
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	ASSERT_EQ(0, pt_wait_exit(pid));
+	f->child = 0;
+	lf_shutdown_and_read(_metadata, f);
+	for (i = 0; i < f->nev; i++)
+		mine += f->ev[i].id != POSIX_TRACE_START &&
+			f->ev[i].id != POSIX_TRACE_STOP && f->ev[i].pid == pid;
+	EXPECT_EQ(BATCH, mine);
+}
+
+/* Fill the pipe behind @fd without blocking (the module writes through an
+ * open file of its own, which stays blocking for it). */
+static void fill_pipe(struct __test_metadata *_metadata, int fd)
+{
+	char junk[4096];
+
+	memset(junk, 'j', sizeof(junk));
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	while (write(fd, junk, sizeof(junk)) > 0)
+		;
+	ASSERT_EQ(EAGAIN, errno);
+}
+
+/*
+ * A FLUSH stream whose flush cannot keep up (its log is a pipe nobody
+ * reads) loses events, and says so: overrun, reset once read.
+ */
+/* REQ: RULE-28 RULE-31 5.13 */
+TEST_F(log, flush_stream_that_loses_events_while_flushing_reports_overrun)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = PT_SMALL_STREAM };
+	struct posix_trace_status_info st;
+	struct logfix *f = &self->f;
+	int p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, log_create(0, &s, p[1], &f->trid));
+	fill_pipe(_metadata, p[1]);	/* every flush now stalls */
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	/* Ten streams' worth at once: the stream fills, and its flush
+	 * cannot free it. */
+	pt_record_seq(0, 10 * PT_SMALL_STREAM / SEQ_REC);
+	ASSERT_EQ(0, posix_trace_get_status(f->trid, &st));
+	EXPECT_EQ(POSIX_TRACE_OVERRUN, st.posix_stream_overrun_status);
+	ASSERT_EQ(0, posix_trace_get_status(f->trid, &st));
+	EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, st.posix_stream_overrun_status);
+	posix_trace_shutdown(f->trid);	/* bounded: the pipe stalls it */
+	f->trid = 0;
+	close(p[0]);
+	close(p[1]);
+}
+
+/* Tracing marks the log file's times as writing and reading a file do. */
+/* REQ: MODEL-49 */
+TEST_F(log, flush_shutdown_and_reads_update_the_log_file_times)
+{
+	struct logspec s = { .log_policy = POSIX_TRACE_APPEND };
+	struct logfix *f = &self->f;
+	struct stat before, after;
+	bool root = geteuid() == 0;
+	char mnt[] = "/tmp/log_test.atime.XXXXXX", path[64];
+
+	if (root) {
+		/* strictatime: every read marks st_atime */
+		close(f->wfd);
+		close(f->rfd);
+		unlink(f->path);
+		ASSERT_NE(NULL, mkdtemp(mnt));
+		ASSERT_EQ(0, mount("none", mnt, "tmpfs", MS_STRICTATIME, NULL));
+		snprintf(f->mnt, sizeof(f->mnt), "%s", mnt);
+		f->mounted = true;
+		snprintf(path, sizeof(path), "%s/log", mnt);
+		snprintf(f->path, sizeof(f->path), "%s", path);
+		f->wfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		ASSERT_LE(0, f->wfd);
+		f->rfd = open(path, O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, f->rfd);
+	}
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	ASSERT_EQ(0, fstat(f->wfd, &before));
+	usleep(20000);
+	pt_record_seq(0, BATCH);
+	ASSERT_EQ(0, posix_trace_flush(f->trid));
+	ASSERT_EQ(0, fstat(f->wfd, &after));
+	EXPECT_LT(pt_ts_ns(&before.st_mtim), pt_ts_ns(&after.st_mtim));
+	EXPECT_LT(pt_ts_ns(&before.st_ctim), pt_ts_ns(&after.st_ctim));
+	before = after;
+	usleep(20000);
+	lf_shutdown_and_read(_metadata, f);
+	ASSERT_EQ(0, fstat(f->wfd, &after));
+	EXPECT_LT(pt_ts_ns(&before.st_mtim), pt_ts_ns(&after.st_mtim));
+	if (root)	/* the log was opened and read since */
+		EXPECT_LT(pt_ts_ns(&before.st_atim), pt_ts_ns(&after.st_atim));
+}
+
 /* Move the log of @f to a new 64 KiB tmpfs (root only). */
 static void lf_move_to_small_fs(struct __test_metadata *_metadata,
 				struct logfix *f)

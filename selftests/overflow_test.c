@@ -417,6 +417,47 @@ TEST_F(overflow, until_full_stops_itself_and_reports_stop_auto)
 	ASSERT_LT(kept, written);
 }
 
+/* A stream that filled up or overran keeps every attribute readable. */
+/* REQ: RULE-98 */
+TEST_F(overflow, full_or_overrun_stream_still_reports_its_attributes)
+{
+	static const int policies[] = { POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_LOOP };
+	char name[TRACE_NAME_MAX], ver[TRACE_NAME_MAX], want[TRACE_NAME_MAX];
+	struct posix_trace_status_info st;
+	trace_attr_t a, got;
+	uint64_t i;
+	size_t size;
+	int p, policy;
+
+	for (p = 0; p < 2; p++) {
+		ASSERT_EQ(0, pt_attr_make(&a, PT_SMALL_STREAM, policies[p], 0));
+		ASSERT_EQ(0, posix_trace_attr_setname(&a, "full-stream"));
+		ASSERT_EQ(0, posix_trace_attr_getgenversion(&a, want));
+		ASSERT_EQ(0, posix_trace_create(0, &a, &self->trid));
+		ASSERT_EQ(0, posix_trace_start(self->trid));
+		for (i = 0; i < 4 * PT_SMALL_STREAM / SEQ_LEN; i++)
+			posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, SEQ_LEN);
+		ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
+		if (policies[p] == POSIX_TRACE_UNTIL_FULL)
+			EXPECT_EQ(POSIX_TRACE_FULL, st.posix_stream_full_status);
+		EXPECT_EQ(POSIX_TRACE_OVERRUN, st.posix_stream_overrun_status);
+		ASSERT_EQ(0, posix_trace_attr_init(&got));
+		ASSERT_EQ(0, posix_trace_get_attr(self->trid, &got));
+		ASSERT_EQ(0, posix_trace_attr_getname(&got, name));
+		EXPECT_STREQ("full-stream", name);
+		ASSERT_EQ(0, posix_trace_attr_getgenversion(&got, ver));
+		EXPECT_STREQ(want, ver);
+		ASSERT_EQ(0, posix_trace_attr_getstreamfullpolicy(&got, &policy));
+		EXPECT_EQ(policies[p], policy);
+		ASSERT_EQ(0, posix_trace_attr_getstreamsize(&got, &size));
+		EXPECT_GE(size, (size_t)PT_SMALL_STREAM);
+		posix_trace_attr_destroy(&got);
+		posix_trace_attr_destroy(&a);
+		EXPECT_EQ(0, posix_trace_shutdown(self->trid));
+		self->trid = 0;
+	}
+}
+
 /* REQ: MODEL-17 RULE-23 RULE-24 STRPOL-2 GETNEXT-C8 GETSTAT-2 5.21 */
 TEST_F(overflow, until_full_restarts_after_drain_on_next_event_with_start)
 {

@@ -72,6 +72,21 @@ TEST_F(sysconf, sysconf_reports_trace_supported_and_sub_options_consistently)
 	       sysconf(_SC_TRACE_LOG), sysconf(_SC_TRACE_INHERIT));
 }
 
+/* The whole Tracing option group is implemented: every option is
+ * advertised at compile time and confirmed at run time. */
+/* REQ: MODEL-37 */
+TEST_F(sysconf, whole_tracing_option_group_is_advertised)
+{
+	EXPECT_EQ(200809L, _POSIX_TRACE);
+	EXPECT_EQ(200809L, _POSIX_TRACE_EVENT_FILTER);
+	EXPECT_EQ(200809L, _POSIX_TRACE_LOG);
+	EXPECT_EQ(200809L, _POSIX_TRACE_INHERIT);
+	EXPECT_EQ(200809L, sysconf(_SC_TRACE));
+	EXPECT_EQ(200809L, sysconf(_SC_TRACE_EVENT_FILTER));
+	EXPECT_EQ(200809L, sysconf(_SC_TRACE_LOG));
+	EXPECT_EQ(200809L, sysconf(_SC_TRACE_INHERIT));
+}
+
 /* REQ: 5.26 (a sub-option reported absent has no working functions) */
 TEST_F(sysconf, sub_options_reported_absent_are_not_implemented)
 {
