@@ -6,6 +6,8 @@
 #   make check      deps, all, host unit tests, then the selftests in a VM
 #                   as root and as "nobody" (+ each isolated selftest in
 #                   its own VM); ends with "N passed, N failed[, N skipped]"
+#                   (KERNEL=rt: on Debian's PREEMPT_RT kernel)
+#   make check-debug  the same on a debug kernel (scripts/debug-kernel)
 #   make demo       deps, all, then examples/demo in the VM
 #   make vm-test    the selftests in the VM as root only (no deps/unit tests)
 #   make bench      deps, module and library, then bench/run: one table of
@@ -75,6 +77,13 @@ check:
 	@$(MAKE) --no-print-directory deps
 	MAKE="$(MAKE)" scripts/check
 
+# The same on a debug kernel (KASAN, lockdep, kmemleak, UBSAN...) built
+# once from linux-source-6.1 and cached (scripts/debug-kernel).
+check-debug:
+	@$(MAKE) --no-print-directory deps
+	@scripts/deps debug
+	MAKE="$(MAKE)" scripts/check-debug
+
 demo:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
@@ -125,5 +134,5 @@ clean:
 	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples deps check demo vm-test fuzz bench \
+.PHONY: all kmod libtrace selftests tests examples deps check check-debug demo vm-test fuzz bench \
 	conformance install clean
