@@ -196,18 +196,20 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 }
 
 /*
- * Where this flush stops: the heads now, and (but for the final flush)
- * the stamp of the oldest record a writer is still writing, so a record
- * stamped earlier but committed later is not overtaken (design.md §4).
+ * Where this flush stops: the heads now, and (but for the final flush,
+ * which takes everything: nothing comes after it) the stamp of the oldest
+ * record a writer is still writing, so a record stamped earlier but
+ * committed later is not overtaken (design.md §4).
  */
 static u64 pt_snapshot(struct pt_stream *s, bool final)
 {
 	unsigned int i, n = pt_nr_src(s);
 	u64 now = ktime_get_ns(), horizon = final ? U64_MAX : now;
 
-	for (i = s->nr_lanes; i < n; i++)
-		horizon = min(horizon, pt_writer_inflight(s, i - s->nr_lanes, now,
-							  PT_LOG_INFLIGHT_NS) - 1);
+	for (i = s->nr_lanes; i < n && !final; i++)
+		horizon = min(horizon, max(pt_writer_inflight(s, i - s->nr_lanes, now,
+							      PT_LOG_INFLIGHT_NS),
+					   1ULL) - 1);
 	for (i = 0; i < n; i++) {
 		struct pt_src *src = &s->log->src[i];
 
