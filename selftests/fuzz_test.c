@@ -1674,9 +1674,10 @@ static void fz_proc_cleanup(struct fz_proc *p)
 
 /*
  * One worker process: @nthr threads from seed fz_seed, process @idx; bound
- * by @end_ns or @steps (per thread).  Returns the digest of thread 0.
+ * by @end_ns or @steps (per thread).  @det: the only process, one thread,
+ * deterministic.  Returns the digest of thread 0.
  */
-static uint64_t fz_proc_run(int idx, int nthr, uint64_t end_ns, long steps)
+static uint64_t fz_proc_run(int idx, int nthr, bool det, uint64_t end_ns, long steps)
 {
 	struct fz_proc *p = calloc(1, sizeof(*p));
 	struct fz_run run = { 0 };
@@ -1688,7 +1689,7 @@ static uint64_t fz_proc_run(int idx, int nthr, uint64_t end_ns, long steps)
 	pthread_mutex_init(&p->lock, NULL);
 	p->idx = idx;
 	p->nthreads = nthr;
-	p->det = nthr == 1 && steps;
+	p->det = det;
 	p->lib_ok = true;
 	for (i = 0; i < FZ_FDS; i++)
 		p->fds[i] = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
@@ -1844,7 +1845,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 
 			/* Its own group: killed with everything it forked. */
 			setpgid(0, 0);
-			d = fz_proc_run(i, thr, end, 0);
+			d = fz_proc_run(i, thr, procs == 1 && thr == 1, end, 0);
 
 			if (procs == 1 && thr == 1)
 				printf("# seed %llu: %ld steps, digest %016llx\n",
@@ -1891,7 +1892,7 @@ static uint64_t fz_det_run(struct __test_metadata *_metadata, long steps)
 	pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
-		sh->digest = fz_proc_run(0, 1, 0, steps);
+		sh->digest = fz_proc_run(0, 1, true, 0, steps);
 		_exit(0);
 	}
 	EXPECT_EQ(pid, waitpid(pid, &status, 0));
