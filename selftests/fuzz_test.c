@@ -953,7 +953,10 @@ static void op_mmap(struct fz_thr *t)
 			       (unsigned long long)fz_seed, kind);
 		if (prot & PROT_READ)
 			fz_touch(a, len);
-		fz_map_add(p, a, len, prot, kind, garbage_ok && !ro_region);
+		/* A shifted offset names another region (RO + 1 = consumer). */
+		if (sub == 3)
+			kind = K_OTHER;
+		fz_map_add(p, a, len, prot, kind, garbage_ok && !ro_region && sub != 3);
 	}
 	pthread_mutex_unlock(&p->lock);
 	fz_note(t, OP_MMAP + 10 * kind + sub, err);
