@@ -168,6 +168,8 @@ struct fz_thr {
 
 /* The thread's own state, for the crash handler. */
 static __thread struct fz_thr *fz_self;
+/* Set around library calls: says who crashed. */
+static __thread volatile int fz_in_lib;
 
 /*
  * A crash of ours: say where (the step and its operation) in the shared
@@ -177,13 +179,19 @@ static void fz_crash_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct fz_thr *t = fz_self;
 	void *ip = (void *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+	int n;
 
-	if (!atomic_fetch_add(&sh->bad, 1))
-		snprintf(sh->why, sizeof(sh->why),
-			 "seed %llu: pid %d depth %d thread %d: signal %d (addr %p, ip %p) in step %ld (%s)",
-			 (unsigned long long)fz_seed, (int)getpid(), t ? t->p->depth : -1,
-			 t ? t->tidx : -1, sig, si->si_addr, ip, t ? t->step : -1L,
-			 t ? t->op : "?");
+	if (atomic_fetch_add(&sh->bad, 1))
+		goto die;
+	/* What cannot fault first, in case the thread's state is gone too. */
+	n = snprintf(sh->why, sizeof(sh->why),
+		     "seed %llu: pid %d: signal %d (addr %p, ip %p, %s)",
+		     (unsigned long long)fz_seed, (int)getpid(), sig, si->si_addr, ip,
+		     fz_in_lib ? "in libposixtrace" : "not in libposixtrace");
+	if (t && n > 0 && (size_t)n < sizeof(sh->why))
+		snprintf(sh->why + n, sizeof(sh->why) - n, " thread %d step %ld (%s)",
+			 t->tidx, t->step, t->op);
+die:
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -1206,6 +1214,7 @@ static void op_lib(struct fz_thr *t)
 	char name[TRACE_EVENT_NAME_MAX + 8];
 	int what = rn(t, 20), ret = 0, fd, keep, unav;
 
+	fz_in_lib = 1;
 	switch (what) {
 	case 0:
 	case 1:
@@ -1336,6 +1345,7 @@ static void op_lib(struct fz_thr *t)
 		}
 		break;
 	}
+	fz_in_lib = 0;
 	fz_note(t, OP_LIB_BASE + what, ret);
 }
 
@@ -1346,11 +1356,21 @@ static void op_lib(struct fz_thr *t)
 static void fz_step(struct fz_thr *t);
 
 /* A forked child runs a few steps of its own, then parks until killed. */
-static void __attribute__((noreturn)) fz_child(struct fz_thr *t, int park)
+static void __attribute__((noreturn)) fz_child(struct fz_thr *parent, int park)
 {
-	struct fz_proc *p = t->p;
+	/*
+	 * @parent may live on the stack of a thread that does not exist in
+	 * the child (op_thread's copy): glibc reuses such stacks for the
+	 * child's new threads.  Take a copy of our own.
+	 */
+	static struct fz_thr self;
+	struct fz_thr *t = &self;
+	struct fz_proc *p = parent->p;
 	int i, n;
 	char c = 'p';
+
+	memcpy(&self, parent, sizeof(self));
+	fz_self = t;
 
 	/* Nobody would kill it once its parent is gone. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
