@@ -382,14 +382,16 @@ static bool fz_is_kid(struct fz_proc *p, pid_t pid)
 }
 
 /*
- * Another user's process (as an unprivileged user): @pid; as root, whose
- * tracing would succeed and leave state for a process that outlives the
- * test (the module keeps a process's state until it exits), a pid that
- * names nothing.
+ * A process that is not ours in place of @pid: tracing one that outlives
+ * the test (an ancestor, another process of the same user) would succeed
+ * and rightly leave the module's state for it until it exits, which the
+ * leak check cannot tell from a leak.  As root: a pid that names nothing;
+ * else init, which we may not trace (EPERM).
  */
 static pid_t fz_foreign_pid(pid_t pid)
 {
-	return geteuid() == 0 ? 0x3fffffff : pid;
+	(void)pid;
+	return geteuid() == 0 ? 0x3fffffff : 1;
 }
 
 static int fz_fd(struct fz_thr *t)
