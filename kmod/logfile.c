@@ -306,17 +306,8 @@ static int pt_logf_write_info(struct pt_stream *s)
 			     name_len, 1);
 }
 
-static const char *const pt_system_names[PT_LOG_NR_SYSTEM + 1] = {
-	[POSIX_TRACE_ID_ERROR] = "posix_trace_error",
-	[POSIX_TRACE_ID_START] = "posix_trace_start",
-	[POSIX_TRACE_ID_STOP] = "posix_trace_stop",
-	[POSIX_TRACE_ID_FILTER] = "posix_trace_filter",
-	[POSIX_TRACE_ID_OVERFLOW] = "posix_trace_overflow",
-	[POSIX_TRACE_ID_RESUME] = "posix_trace_resume",
-	[POSIX_TRACE_ID_FLUSH_START] = "posix_trace_flush_start",
-	[POSIX_TRACE_ID_FLUSH_STOP] = "posix_trace_flush_stop",
-	[POSIX_TRACE_ID_DETACHED] = "posix_trace_detached",
-};
+static const char *const pt_system_names[PT_LOG_NR_SYSTEM + 1] =
+	POSIX_TRACE_SYSTEM_NAMES;
 
 /* A TYPES block being assembled in @log->mbuf. */
 struct pt_types {

@@ -9,18 +9,9 @@
 #include "handle.h"
 #include "log_read.h"
 
-static const char *const pt_system_names[] = {
-	[POSIX_TRACE_ID_ERROR] = "posix_trace_error",
-	[POSIX_TRACE_ID_START] = "posix_trace_start",
-	[POSIX_TRACE_ID_STOP] = "posix_trace_stop",
-	[POSIX_TRACE_ID_FILTER] = "posix_trace_filter",
-	[POSIX_TRACE_ID_OVERFLOW] = "posix_trace_overflow",
-	[POSIX_TRACE_ID_RESUME] = "posix_trace_resume",
-	[POSIX_TRACE_ID_FLUSH_START] = "posix_trace_flush_start",
-	[POSIX_TRACE_ID_FLUSH_STOP] = "posix_trace_flush_stop",
-	/* Implementation-defined (design.md section 9). */
-	[POSIX_TRACE_ID_DETACHED] = "posix_trace_detached",
-};
+/* The module writes the same names into logs (uapi header);
+ * POSIX_TRACE_DETACHED is implementation-defined (design.md section 9). */
+static const char *const pt_system_names[] = POSIX_TRACE_SYSTEM_NAMES;
 
 #define PT_NR_SYSTEM	(sizeof(pt_system_names) / sizeof(pt_system_names[0]) - 1)
 

@@ -49,6 +49,23 @@
 #define POSIX_TRACE_ID_FLUSH_STOP	8
 #define POSIX_TRACE_ID_DETACHED		9	/* exec raised privileges */
 #define POSIX_TRACE_ID_SYS_LAST		255
+
+/*
+ * Names of the system event types, as eventid_get_name() and logs give
+ * them; the index is the id (1 .. POSIX_TRACE_ID_DETACHED).
+ */
+#define POSIX_TRACE_SYSTEM_NAMES {		\
+	[POSIX_TRACE_ID_ERROR] = "posix_trace_error",		\
+	[POSIX_TRACE_ID_START] = "posix_trace_start",		\
+	[POSIX_TRACE_ID_STOP] = "posix_trace_stop",		\
+	[POSIX_TRACE_ID_FILTER] = "posix_trace_filter",		\
+	[POSIX_TRACE_ID_OVERFLOW] = "posix_trace_overflow",	\
+	[POSIX_TRACE_ID_RESUME] = "posix_trace_resume",		\
+	[POSIX_TRACE_ID_FLUSH_START] = "posix_trace_flush_start", \
+	[POSIX_TRACE_ID_FLUSH_STOP] = "posix_trace_flush_stop",	\
+	[POSIX_TRACE_ID_DETACHED] = "posix_trace_detached",	\
+}
+
 #define POSIX_TRACE_ID_UNNAMED		256	/* first user id */
 #define POSIX_TRACE_ID_NR \
 	(POSIX_TRACE_ID_UNNAMED + POSIX_TRACE_USER_EVENT_MAX)
@@ -662,9 +679,11 @@ struct posix_trace_stats {
 #define POSIX_TRACE_IOC_WRITER_OPEN _IOWR(POSIX_TRACE_IOC_MAGIC, 0x0e, struct posix_trace_writer)
 #define POSIX_TRACE_IOC_WRITER_NOTIFY _IOW(POSIX_TRACE_IOC_MAGIC, 0x0f, struct posix_trace_notify)
 #define POSIX_TRACE_IOC_STATS	_IOWR(POSIX_TRACE_IOC_MAGIC, 0x10, struct posix_trace_stats)
-/* Flush a stream with log; returns when the flush is done, with its first
+/*
+ * Flush a stream with log; returns when the flush is done, with its first
  * write error (-ENOSPC, -EFBIG, -EIO), or -EINTR if a signal came first
- * (the flush then completes in the background). */
+ * (the flush then completes in the background).
+ */
 #define POSIX_TRACE_IOC_FLUSH	_IOW(POSIX_TRACE_IOC_MAGIC, 0x11, struct posix_trace_ctl)
 
 #endif /* _UAPI_LINUX_POSIX_TRACE_H */
