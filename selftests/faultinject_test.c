@@ -255,26 +255,6 @@ FIXTURE_TEARDOWN(fault)
 		close(self->c.fd);
 }
 
-/* Every object count back to @base, within a few seconds (RCU frees). */
-static bool stats_settle(const struct posix_trace_stats *base,
-			 struct posix_trace_stats *now)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (pt_stats(now))
-			return false;
-		if (now->active_streams == base->active_streams &&
-		    now->streams == base->streams &&
-		    now->attaches == base->attaches &&
-		    now->writers == base->writers && now->maps == base->maps &&
-		    now->mappings == base->mappings)
-			return true;
-		usleep(50000);
-	}
-	return false;
-}
-
 /*
  * Walk every operation's failure sites; returns the number of wrong
  * answers.  In a child of the test: the library lends writer lanes to
@@ -330,7 +310,7 @@ static unsigned int walk_sites(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(fault, every_failure_site_returns_a_documented_error_and_leaks_nothing, 1800)
 {
 	struct posix_trace_stats now;
-	unsigned int total = 0, failed;
+	unsigned int total = 0, failed, waited;
 	int status;
 	pid_t pid;
 
@@ -353,12 +333,13 @@ TEST_F_TIMEOUT(fault, every_failure_site_returns_a_documented_error_and_leaks_no
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_TRUE(stats_settle(&self->base, &now))
-		TH_LOG("streams %u/%u active %u/%u attaches %u/%u writers %u/%u maps %u/%u mappings %u/%u",
+	EXPECT_TRUE(pt_stats_settle(&self->base, &now, 5000, &waited))
+		TH_LOG("streams %u/%u active %u/%u procs %u/%u attaches %u/%u writers %u/%u maps %u/%u mappings %u/%u users %u/%u",
 		       now.streams, self->base.streams, now.active_streams,
-		       self->base.active_streams, now.attaches, self->base.attaches,
+		       self->base.active_streams, now.procs, self->base.procs,
+		       now.attaches, self->base.attaches,
 		       now.writers, self->base.writers, now.maps, self->base.maps,
-		       now.mappings, self->base.mappings);
+		       now.mappings, self->base.mappings, now.users, self->base.users);
 }
 
 TEST_HARNESS_MAIN

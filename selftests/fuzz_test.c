@@ -1766,28 +1766,6 @@ static long env_long(const char *name, long def, long min, long max)
 	return v < min ? min : v > max ? max : v;
 }
 
-static bool stats_equal(const struct posix_trace_stats *a, const struct posix_trace_stats *b)
-{
-	return a->streams == b->streams && a->active_streams == b->active_streams &&
-	       a->procs == b->procs && a->attaches == b->attaches &&
-	       a->writers == b->writers && a->mappings == b->mappings &&
-	       a->maps == b->maps && a->users == b->users;
-}
-
-/* Wait until the module's counts are back at @base; true if they are. */
-static bool fz_settle(const struct posix_trace_stats *base, struct posix_trace_stats *st,
-		      unsigned int *waited)
-{
-	for (*waited = 0; *waited < FZ_SETTLE_MS; *waited += 50) {
-		if (pt_stats(st))
-			return false;
-		if (stats_equal(base, st))
-			return true;
-		pt_sleep_ms(50);
-	}
-	return false;
-}
-
 /* Reap our children until none is left or @end_ns passes (0: forever). */
 static int fz_reap(uint64_t end_ns)
 {
@@ -1898,7 +1876,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	EXPECT_EQ(0, atomic_load(&sh->bad)) {
 		TH_LOG("seed %llu: %s", (unsigned long long)fz_seed, sh->why);
 	}
-	EXPECT_TRUE(fz_settle(&self->base, &st, &waited)) {
+	EXPECT_TRUE(pt_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited)) {
 		TH_LOG("seed %llu: after %u ms: streams %u (active %u), procs %u, attaches %u, writers %u, mappings %u, maps %u, users %u",
 		       (unsigned long long)fz_seed, waited, st.streams, st.active_streams,
 		       st.procs, st.attaches, st.writers, st.mappings, st.maps, st.users);
@@ -1939,9 +1917,9 @@ TEST_F_TIMEOUT(fuzz, one_seed_twice_gives_the_same_results, 600)
 	fflush(NULL);
 	d1 = fz_det_run(_metadata, steps);
 	/* The same starting point: the module's counts (and limits). */
-	EXPECT_TRUE(fz_settle(&self->base, &st, &waited));
+	EXPECT_TRUE(pt_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited));
 	d2 = fz_det_run(_metadata, steps);
-	EXPECT_TRUE(fz_settle(&self->base, &st, &waited));
+	EXPECT_TRUE(pt_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited));
 	TH_LOG("seed %llu: %ld steps, digests %016llx %016llx",
 	       (unsigned long long)fz_seed, steps, (unsigned long long)d1,
 	       (unsigned long long)d2);

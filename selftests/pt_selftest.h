@@ -1118,6 +1118,35 @@ static inline int pt_stats(struct posix_trace_stats *st)
 	return ret;
 }
 
+/* The module's object counts are the same (fork kits are not objects). */
+static inline bool pt_stats_same(const struct posix_trace_stats *a,
+				 const struct posix_trace_stats *b)
+{
+	return a->streams == b->streams && a->active_streams == b->active_streams &&
+	       a->procs == b->procs && a->attaches == b->attaches &&
+	       a->writers == b->writers && a->mappings == b->mappings &&
+	       a->maps == b->maps && a->users == b->users;
+}
+
+/*
+ * Wait up to @ms for the counts to come back to @base once everything was
+ * released (RCU and work items free asynchronously); true if they did.
+ * @now holds the last reading, *@waited the ms it took.
+ */
+static inline bool pt_stats_settle(const struct posix_trace_stats *base,
+				   struct posix_trace_stats *now,
+				   unsigned int ms, unsigned int *waited)
+{
+	for (*waited = 0; *waited < ms; *waited += 50) {
+		if (pt_stats(now))
+			return false;
+		if (pt_stats_same(base, now))
+			return true;
+		pt_sleep_ms(50);
+	}
+	return false;
+}
+
 static inline long pt_trace_sys_max(void)
 {
 	return sysconf(_SC_TRACE_SYS_MAX);

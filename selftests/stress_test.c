@@ -356,13 +356,6 @@ static void reap_orphans(pid_t spawner, uint64_t end)
 	}
 }
 
-static bool stats_idle(const struct posix_trace_stats *st)
-{
-	return !st->streams && !st->active_streams && !st->attaches &&
-	       !st->writers && !st->mappings && !st->procs && !st->maps &&
-	       !st->users;
-}
-
 FIXTURE(stress) {
 	int unused;
 };
@@ -381,6 +374,7 @@ TEST_F_TIMEOUT(stress, lifecycle_stress_leaves_nothing_behind,
 	       MAX_SECONDS + 60)
 {
 	unsigned int secs = stress_seconds(), waited;
+	const struct posix_trace_stats idle = { 0 };
 	struct posix_trace_stats st;
 	pid_t spawner;
 
@@ -413,14 +407,9 @@ TEST_F_TIMEOUT(stress, lifecycle_stress_leaves_nothing_behind,
 		TH_LOG("first: %s", sh->why);
 	}
 	EXPECT_LT(0, atomic_load(&sh->streams));
-	/* The module finishes its asynchronous work (RCU, workqueue). */
-	for (waited = 0; waited < SETTLE_MS; waited += 50) {
-		ASSERT_EQ(0, pt_stats(&st));
-		if (stats_idle(&st))
-			break;
-		pt_sleep_ms(50);
-	}
-	EXPECT_TRUE(stats_idle(&st)) {
+	/* The module finishes its asynchronous work (RCU, workqueue), and
+	 * holds nothing at all. */
+	EXPECT_TRUE(pt_stats_settle(&idle, &st, SETTLE_MS, &waited)) {
 		TH_LOG("after %u ms: streams %u (active %u), procs %u, attaches %u, writers %u, mappings %u, maps %u, users %u",
 		       waited, st.streams, st.active_streams, st.procs, st.attaches,
 		       st.writers, st.mappings, st.maps, st.users);
