@@ -56,22 +56,34 @@ int pt_priv_init(void)
 }
 
 /* The whole thread group is on its way out (a zombie leader whose other
- * threads still run is not).
+ * threads still run is not).  signal->live reaches 0 when the last thread
+ * enters do_exit(), even when no exit_group() set SIGNAL_GROUP_EXIT (the
+ * leader called pthread_exit() and the last thread exit()s): the leader is
+ * then a zombie and its group not empty yet, but the group is gone.
  */
 static bool pt_group_exiting(struct task_struct *task)
 {
-	if (task->signal->flags & SIGNAL_GROUP_EXIT)
+	if (task->signal->flags & SIGNAL_GROUP_EXIT ||
+	    !atomic_read(&task->signal->live))
 		return true;
 	return (task->exit_state || (task->flags & PF_EXITING)) &&
 	       thread_group_empty(task);
 }
 
-/* Is the thread group of @tgid still there and not on its way out? */
+/*
+ * Is the thread group of @tgid still there and not on its way out?
+ * Callers that just put the group's entry in the proc table rely on this:
+ * the last thread decrements signal->live (a full barrier) before its
+ * sched_process_exit probe looks the entry up, and we insert before the
+ * smp_mb() below and read ->live after it.  So either the probe finds the
+ * entry (and its exit job will forget it) or we see the group dead.
+ */
 bool pt_group_alive(struct pid *tgid)
 {
 	struct task_struct *task;
 	bool alive;
 
+	smp_mb();	/* the entry's insertion before ->live: see above */
 	rcu_read_lock();
 	task = pid_task(tgid, PIDTYPE_TGID);
 	alive = task && !pt_group_exiting(task);

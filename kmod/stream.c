@@ -357,25 +357,31 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 		ret = -EFAULT;
 		goto err_proc;
 	}
-	proc = pt_proc_get_or_create(target);
-	if (!proc)
-		goto err_proc;
-	owner = pt_proc_get_or_create(task_tgid(current));
-	if (!owner)
-		goto err_owner;
 	s->created_mono = ktime_get_ns();
 	s->created_real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(s->created_mono)));
 	if (args->flags & POSIX_TRACE_CREATE_LOG) {
 		ret = pt_log_create(s, args, target);
 		if (ret)
-			goto err_lock;
+			goto err_proc;
 	}
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
-		goto err_lock;
-	/* The target may have exited since pt_may_trace() looked at it.  If
-	 * it controls streams its exit job is still to come (it shuts them
-	 * down), and that job needs the entry.
+		goto err_proc;
+	/*
+	 * The target's entry is made under the lock and only now, just
+	 * before the liveness check below: a target that exited since
+	 * pt_may_trace() looked at it may have passed its exit probe before
+	 * the entry existed, and nothing else would ever forget the entry.
+	 */
+	ret = -ENOMEM;
+	proc = pt_proc_get_or_create(target);
+	if (!proc)
+		goto err_unlock;
+	owner = pt_proc_get_or_create(task_tgid(current));
+	if (!owner)
+		goto err_owner;
+	/* If the exited target controls streams its exit job is still to
+	 * come (it shuts them down), and that job needs the entry.
 	 */
 	if (!pt_group_alive(target)) {
 		if (!pt_owns_streams(target))
@@ -420,11 +426,11 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 err_attach:
 	idr_remove(&pt_streams, s->trid);
 err_idr:
-	mutex_unlock(&pt_ctl_lock);
-err_lock:
 	pt_proc_put(owner);
 err_owner:
 	pt_proc_put(proc);
+err_unlock:
+	mutex_unlock(&pt_ctl_lock);
 err_proc:
 	pt_stream_put(s);
 err_limit:

@@ -175,6 +175,87 @@ TEST_F(create, create_child_pid_succeeds)
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
 }
 
+/* The last thread of a group whose leader is already a zombie: it leaves
+ * with exit(), not exit_group(), so the kernel never flags a group exit.
+ */
+static void *exit_last_thread(void *arg)
+{
+	(void)arg;
+	usleep(2000);
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+static void exiting_child(int how)
+{
+	pthread_t th;
+
+	if (how && !pthread_create(&th, NULL, exit_last_thread, NULL))
+		pthread_exit(NULL);
+	_exit(0);
+}
+
+/*
+ * Streams created for a process while it exits, until it is gone: failing
+ * ones (a log descriptor not open for writing) and successful ones, shut
+ * down at once.  Whatever the order of the create and the exit, the module
+ * must forget the process once it is reaped (regression: an entry made
+ * after the exit hook had looked stayed forever).
+ */
+TEST_F(create, create_racing_the_targets_exit_leaves_nothing_behind)
+{
+	struct posix_trace_stats base, now;
+	int fd, rofd, i, ret, ok = 0;
+	unsigned int waited;
+	trace_id_t trid;
+	pid_t pid;
+
+	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	rofd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, rofd);
+	/* This process's own entry (it controls streams) stays until it exits. */
+	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(0, posix_trace_shutdown(trid));
+	ASSERT_TRUE(pt_stats_quiet(&base));
+	for (i = 0; i < 400; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			exiting_child(i & 1);
+		do {
+			struct posix_trace_create c = {
+				.size = sizeof(c),
+				.pid = pid,
+				.stream_policy = POSIX_TRACE_POLICY_LOOP,
+				.stream_size = PT_SMALL_STREAM,
+			};
+			struct posix_trace_ctl ctl = { .size = sizeof(ctl) };
+
+			if (i & 2) {
+				c.flags = POSIX_TRACE_CREATE_LOG;
+				c.log_fd = rofd;
+				c.log_policy = POSIX_TRACE_LOG_APPEND;
+			}
+			ret = ioctl(fd, POSIX_TRACE_IOC_CREATE, &c) ? errno : 0;
+			if (!ret) {
+				ok++;
+				ctl.trid = c.trid;
+				ASSERT_EQ(0, ioctl(fd, POSIX_TRACE_IOC_SHUTDOWN, &ctl));
+			}
+		} while (ret == 0 || ret == EBADF);
+		ASSERT_EQ(ESRCH, ret);
+		ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	}
+	close(rofd);
+	close(fd);
+	ASSERT_TRUE(pt_stats_settle(&base, &now, 5000, &waited)) {
+		TH_LOG("procs %u -> %u, maps %u -> %u, streams %u -> %u (%d creates)",
+		       base.procs, now.procs, base.maps, now.maps,
+		       base.streams, now.streams, ok);
+	}
+}
+
 /* REQ: CREATE-6 RULE-85 5.16 */
 TEST_F(create, create_nonexistent_pid_is_esrch)
 {

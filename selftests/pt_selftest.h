@@ -1147,6 +1147,27 @@ static inline bool pt_stats_settle(const struct posix_trace_stats *base,
 	return false;
 }
 
+/* A reading of counts that stay put for 100 ms (what earlier tests
+ * released has finished freeing), within 5 s; false if they do not.
+ */
+static inline bool pt_stats_quiet(struct posix_trace_stats *st)
+{
+	struct posix_trace_stats next;
+	unsigned int waited;
+
+	if (pt_stats(st))
+		return false;
+	for (waited = 0; waited < 5000; waited += 100) {
+		pt_sleep_ms(100);
+		if (pt_stats(&next))
+			return false;
+		if (pt_stats_same(st, &next))
+			return true;
+		*st = next;
+	}
+	return false;
+}
+
 static inline long pt_trace_sys_max(void)
 {
 	return sysconf(_SC_TRACE_SYS_MAX);
