@@ -45,7 +45,7 @@ export KVER KDIR KERNEL
 
 VMRUN := scripts/vm-run $(if $(KERNEL),--kernel $(KERNEL))
 
-all: kmod libtrace selftests tests examples
+all: kmod libtrace selftests tests examples tools
 
 kmod:
 	$(MAKE) -C kmod KVER=$(KVER) KDIR=$(KDIR)
@@ -54,7 +54,7 @@ libtrace:
 	$(MAKE) -C libtrace
 
 # These link against libtrace.
-selftests tests examples: libtrace
+selftests tests examples tools: libtrace
 
 selftests:
 	$(MAKE) -C selftests
@@ -65,6 +65,9 @@ tests:
 
 examples:
 	$(MAKE) -C examples
+
+tools:
+	$(MAKE) -C tools/posix-trace
 
 deps:
 	@scripts/deps
@@ -132,7 +135,8 @@ clean:
 	$(MAKE) -C selftests clean
 	$(MAKE) -C tests clean
 	$(MAKE) -C examples clean
+	$(MAKE) -C tools/posix-trace clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples deps check check-debug demo vm-test fuzz bench \
+.PHONY: all kmod libtrace selftests tests examples tools deps check check-debug demo vm-test fuzz bench \
 	conformance install clean

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Reading a trace log for posix-trace(1): see logview.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "logview.h"
+
+int lv_open(struct logview *lv, const char *path)
+{
+	struct stat st;
+	int ret;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lv->fd < 0)
+		return errno;
+	if (!fstat(lv->fd, &st))
+		lv->file_size = st.st_size;
+	ret = posix_trace_open(lv->fd, &lv->trid);
+	if (ret)
+		goto err_open;
+	ret = posix_trace_get_attr(lv->trid, &lv->attr);
+	if (!ret)
+		ret = posix_trace_get_status(lv->trid, &lv->status);
+	if (!ret)
+		ret = posix_trace_attr_getmaxdatasize(&lv->attr, &lv->max_data);
+	if (ret)
+		goto err_trace;
+	/* One byte more than any event holds: malloc(0) is not an error. */
+	lv->buf = malloc(lv->max_data + 1);
+	if (!lv->buf) {
+		ret = ENOMEM;
+		goto err_trace;
+	}
+	return 0;
+
+err_trace:
+	posix_trace_close(lv->trid);
+err_open:
+	close(lv->fd);
+	lv->fd = -1;
+	return ret;
+}
+
+int lv_next(struct logview *lv, struct lv_event *ev)
+{
+	struct posix_trace_event_info info;
+	size_t len = 0;
+	int unavailable = 0, ret;
+
+	ret = posix_trace_getnext_event(lv->trid, &info, lv->buf, lv->max_data,
+					&len, &unavailable);
+	if (ret)
+		return -ret;
+	if (unavailable)
+		return 0;	/* a log ends: no more events */
+	memset(ev, 0, sizeof(*ev));
+	ev->seq = lv->seq++;
+	ev->id = info.posix_event_id;
+	if (posix_trace_eventid_get_name(lv->trid, info.posix_event_id, lv->name))
+		strcpy(lv->name, "?");
+	ev->name = lv->name;
+	ev->pid = info.posix_pid;
+	ev->thread = (uint64_t)info.posix_thread_id;
+	ev->address = (uint64_t)(uintptr_t)info.posix_prog_address;
+	ev->ts = info.posix_timestamp;
+	ev->truncation = info.posix_truncation_status;
+	ev->data = lv->buf;
+	ev->len = len;
+	return 1;
+}
+
+int lv_rewind(struct logview *lv)
+{
+	lv->seq = 0;
+	return posix_trace_rewind(lv->trid);
+}
+
+void lv_close(struct logview *lv)
+{
+	if (lv->fd < 0)
+		return;
+	posix_trace_close(lv->trid);
+	close(lv->fd);
+	free(lv->buf);
+	lv->fd = -1;
+	lv->buf = NULL;
+}
+
+int lv_event_types(struct logview *lv,
+		   void (*fn)(trace_event_id_t id, const char *name, void *arg),
+		   void *arg)
+{
+	char name[TRACE_EVENT_NAME_MAX];
+	trace_event_id_t id;
+	int unavailable, ret;
+
+	ret = posix_trace_eventtypelist_rewind(lv->trid);
+	while (!ret) {
+		ret = posix_trace_eventtypelist_getnext_id(lv->trid, &id, &unavailable);
+		if (ret || unavailable)
+			break;
+		ret = posix_trace_eventid_get_name(lv->trid, id, name);
+		if (!ret)
+			fn(id, name, arg);
+	}
+	return ret;
+}

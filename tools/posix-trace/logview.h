@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reading a trace log for posix-trace(1): the standard API
+ * (posix_trace_open() and posix_trace_getnext_event()) wrapped into one
+ * record per event with its name resolved, for report, stat and convert.
+ */
+#ifndef PT_LOGVIEW_H
+#define PT_LOGVIEW_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+#include <trace.h>
+
+struct lv_event {
+	uint64_t seq;			/* 0, 1, ... in log order */
+	trace_event_id_t id;
+	const char *name;		/* valid until the next lv_next() */
+	pid_t pid;
+	uint64_t thread;		/* posix_thread_id (the pthread_t) */
+	uint64_t address;		/* posix_prog_address */
+	struct timespec ts;		/* CLOCK_REALTIME */
+	int truncation;			/* POSIX_TRACE_NOT_TRUNCATED, ... */
+	const unsigned char *data;	/* valid until the next lv_next() */
+	size_t len;
+};
+
+struct logview {
+	trace_id_t trid;
+	int fd;
+	trace_attr_t attr;
+	struct posix_trace_status_info status;	/* as the log recorded it */
+	size_t max_data;		/* the stream's maximum data size */
+	unsigned char *buf;
+	char name[TRACE_EVENT_NAME_MAX];
+	uint64_t seq;
+	off_t file_size;		/* for progress */
+};
+
+/* 0, or an errno value (ENOENT, EINVAL for a file that is not a log...). */
+int lv_open(struct logview *lv, const char *path);
+/* 1: *ev is the next event; 0: end of the log; -errno on error. */
+int lv_next(struct logview *lv, struct lv_event *ev);
+int lv_rewind(struct logview *lv);
+void lv_close(struct logview *lv);
+
+/* Every event type the log names, in id order: calls @fn for each. */
+int lv_event_types(struct logview *lv,
+		   void (*fn)(trace_event_id_t id, const char *name, void *arg),
+		   void *arg);
+
+#endif
