@@ -30,13 +30,15 @@ struct cv_out {
 	void *priv;			/* another backend's state (bench/) */
 };
 
-/* 0 or an errno; @fd is owned by @o from then on. */
+/* 0 or an errno; @fd is owned by @o from then on (convert_fd.c). */
 int cv_out_init(struct cv_out *o, int fd);
 void cv_out_write(struct cv_out *o, const void *p, size_t n);
 void cv_out_printf(struct cv_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Flushes, closes, frees; 0 or the first errno. */
 int cv_out_close(struct cv_out *o);
+/* The backend (convert_fd.c): hands o->buf[0, o->len) to the file. */
+void cv_out_flush(struct cv_out *o);
 
 static inline void cv_out_putc(struct cv_out *o, char c)
 {
