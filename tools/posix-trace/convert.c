@@ -8,8 +8,9 @@
  * reader takes every file of the directory as part of the trace, so
  * writing into a directory that holds anything else would make a broken
  * trace.  FILE.json is truncated if it exists ("-": standard output).
- * On any failure what was written is removed and the exit code is
- * PT_EXIT_FAIL.
+ * On a failure the exit code is PT_EXIT_FAIL and an export that could not
+ * be completed is removed (with both, one finished before the other failed
+ * stays: it is whole).
  */
 #include <errno.h>
 #include <getopt.h>
