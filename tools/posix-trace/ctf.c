@@ -347,12 +347,14 @@ static void write_env(struct cv_out *o, struct logview *lv)
 	char name[TRACE_NAME_MAX] = "";
 	struct timespec res = { 0, 0 };
 	int sp = 0, lp = 0, inh = 0;
+	size_t max_data = 0;
 
 	posix_trace_attr_getname(&lv->attr, name);
 	posix_trace_attr_getstreamfullpolicy(&lv->attr, &sp);
 	posix_trace_attr_getlogfullpolicy(&lv->attr, &lp);
 	posix_trace_attr_getinherited(&lv->attr, &inh);
 	posix_trace_attr_getclockres(&lv->attr, &res);
+	posix_trace_attr_getmaxdatasize(&lv->attr, &max_data);
 	cv_out_printf(o, "env {\n\ttracer_name = \"posix-trace\";\n\ttrace_name = ");
 	tsdl_str(o, name);
 	cv_out_printf(o, ";\n\tcreation_time_ns = %llu;\n\tclock_resolution_ns = %llu;\n"
@@ -364,7 +366,7 @@ static void write_env(struct cv_out *o, struct logview *lv)
 		      "\tlog_full_status = %d;\n};\n\n",
 		      (unsigned long long)create_ns(lv), (unsigned long long)cv_ns(&res),
 		      inh == POSIX_TRACE_INHERITED, policy_name(sp), policy_name(lp),
-		      (unsigned long long)lv->max_data, st->posix_stream_status,
+		      (unsigned long long)max_data, st->posix_stream_status,
 		      st->posix_stream_full_status, st->posix_stream_overrun_status,
 		      st->posix_stream_flush_status, st->posix_stream_flush_error,
 		      st->posix_log_overrun_status, st->posix_log_full_status);
