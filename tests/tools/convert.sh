@@ -7,8 +7,8 @@
 # crash on damaged input.
 #
 # The reference is "convert_helper dump": each event as the library's
-# posix_trace_getnext_event() returns it (through logview.c, like every
-# subcommand), as "NS NAME_HEX PID THREAD ADDRESS TRUNCATION DATA_HEX".
+# posix_trace_getnext_event() returns it (its own reading, not the tool's
+# logview.c), as "NS NAME_HEX PID THREAD ADDRESS TRUNCATION DATA_HEX".
 # To compare with another reader, change reference() only.
 set -uo pipefail
 
@@ -35,8 +35,7 @@ command -v babeltrace2 >/dev/null || have_bt2=0
 command -v python3 >/dev/null || have_py=0
 
 if ! cc -std=gnu11 -Wall -Wextra -Werror -pthread -Iinclude -Iinclude/uapi -Ilibtrace \
-	-Itests/unit -o "$T/helper" tests/tools/convert_helper.c tools/posix-trace/logview.c \
-	libtrace/libposixtrace.a -pthread; then
+	-Itests/unit -o "$T/helper" tests/tools/convert_helper.c libtrace/libposixtrace.a -pthread; then
 	not_ok "convert: build the test helper"
 	exit 1
 fi

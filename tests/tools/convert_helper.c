@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Test helper of tests/tools/convert.sh (built by it, not by make):
- *   convert_helper dump LOG   the reference: one line per event, as the
- *                             library reads it (logview.c), in the form
- *                             convert_check.py prints the exports in
+ *   convert_helper dump LOG   the reference: one line per event as
+ *                             posix_trace_getnext_event() returns it (read
+ *                             here, not through the tool's logview.c), in
+ *                             the form convert_check.py prints exports in
  *   convert_helper odd OUT [N [back]]
  *                             writes a log of N events (default 27) whose
  *                             names and data hold every kind of byte quoting
@@ -13,8 +14,8 @@
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include "log_writer.h"
-#include "../../tools/posix-trace/logview.h"
 
 static void hex(const void *p, size_t n)
 {
@@ -28,26 +29,45 @@ static void hex(const void *p, size_t n)
 
 static int dump(const char *path)
 {
-	struct logview lv;
-	struct lv_event ev;
-	int ret;
+	struct posix_trace_event_info info;
+	char name[TRACE_EVENT_NAME_MAX];
+	size_t max = 0, sys = 0, len;
+	int fd, ret, unavailable = 0;
+	unsigned char *data;
+	trace_attr_t attr;
+	trace_id_t trid;
 
-	ret = lv_open(&lv, path);
-	if (ret) {
-		fprintf(stderr, "%s: lv_open: %d\n", path, ret);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || (ret = posix_trace_open(fd, &trid))) {
+		fprintf(stderr, "%s: cannot open as a log\n", path);
 		return 1;
 	}
-	while ((ret = lv_next(&lv, &ev)) > 0) {
-		printf("%llu ", (unsigned long long)ev.ts.tv_sec * 1000000000ull +
-		       (unsigned long long)ev.ts.tv_nsec);
-		hex(ev.name, strlen(ev.name));
-		printf(" %d %llx %llx %d ", (int)ev.pid, (unsigned long long)ev.thread,
-		       (unsigned long long)ev.address, ev.truncation);
-		hex(ev.data, ev.len);
+	/* Room for the largest event, user or system: nothing cut on read. */
+	if (posix_trace_get_attr(trid, &attr) || posix_trace_attr_getmaxdatasize(&attr, &max) ||
+	    posix_trace_attr_getmaxsystemeventsize(&attr, &sys))
+		return 1;
+	max = max > sys ? max : sys;
+	data = malloc(max + 1);
+	if (!data)
+		return 1;
+	while (!(ret = posix_trace_getnext_event(trid, &info, data, max, &len, &unavailable)) &&
+	       !unavailable) {
+		if (posix_trace_eventid_get_name(trid, info.posix_event_id, name))
+			strcpy(name, "?");
+		printf("%llu ", (unsigned long long)info.posix_timestamp.tv_sec * 1000000000ull +
+		       (unsigned long long)info.posix_timestamp.tv_nsec);
+		hex(name, strlen(name));
+		printf(" %d %llx %llx %d ", (int)info.posix_pid,
+		       (unsigned long long)(uintptr_t)info.posix_thread_id,
+		       (unsigned long long)(uintptr_t)info.posix_prog_address,
+		       info.posix_truncation_status);
+		hex(data, len);
 		putchar('\n');
 	}
-	lv_close(&lv);
-	return ret < 0;
+	free(data);
+	posix_trace_close(trid);
+	close(fd);
+	return ret != 0;
 }
 
 static int odd(const char *path, unsigned int n, bool back)
