@@ -38,6 +38,11 @@ struct chrome_thread {
 	uint32_t tid;			/* 0: free slot */
 };
 
+struct chrome_pid {
+	int32_t pid;
+	bool used;
+};
+
 struct chrome_writer {
 	char *path;			/* to remove on failure; NULL: not a regular file */
 	struct cv_out out;
@@ -47,7 +52,7 @@ struct chrome_writer {
 	uint64_t events;
 	struct chrome_thread *thr;	/* open addressing on (pid, thread) */
 	size_t nthr, thr_cap;
-	int32_t *pids;			/* open addressing; pid + 1, 0 free */
+	struct chrome_pid *pids;	/* open addressing on the pid */
 	size_t npids, pid_cap;
 };
 
@@ -134,11 +139,11 @@ static struct chrome_thread *thr_slot(struct chrome_thread *tab, size_t cap,
 	return &tab[i];
 }
 
-static int32_t *pid_slot(int32_t *tab, size_t cap, int32_t key)
+static struct chrome_pid *pid_slot(struct chrome_pid *tab, size_t cap, int32_t pid)
 {
-	size_t i = hash64((uint32_t)key) & (cap - 1);
+	size_t i = hash64((uint32_t)pid) & (cap - 1);
 
-	while (tab[i] && tab[i] != key)
+	while (tab[i].used && tab[i].pid != pid)
 		i = (i + 1) & (cap - 1);
 	return &tab[i];
 }
@@ -152,28 +157,27 @@ static void separator(struct chrome_writer *w)
 /* The process's "M" event the first time a pid shows; 0 or ENOMEM. */
 static int see_pid(struct chrome_writer *w, int32_t pid)
 {
-	int32_t key = (int32_t)((uint32_t)pid + 1), *slot;
+	struct chrome_pid *p;
 	size_t i;
 
 	if (2 * (w->npids + 1) > w->pid_cap) {
 		size_t cap = w->pid_cap ? 2 * w->pid_cap : 64;
-		int32_t *tab = calloc(cap, sizeof(*tab));
+		struct chrome_pid *tab = calloc(cap, sizeof(*tab));
 
 		if (!tab)
 			return ENOMEM;
 		for (i = 0; i < w->pid_cap; i++)
-			if (w->pids[i])
-				*pid_slot(tab, cap, w->pids[i]) = w->pids[i];
+			if (w->pids[i].used)
+				*pid_slot(tab, cap, w->pids[i].pid) = w->pids[i];
 		free(w->pids);
 		w->pids = tab;
 		w->pid_cap = cap;
 	}
-	if (!key)	/* pid -1: keep 0 as the free marker */
-		key = INT32_MIN;
-	slot = pid_slot(w->pids, w->pid_cap, key);
-	if (*slot)
+	p = pid_slot(w->pids, w->pid_cap, pid);
+	if (p->used)
 		return 0;
-	*slot = key;
+	p->used = true;
+	p->pid = pid;
 	w->npids++;
 	separator(w);
 	cv_out_printf(&w->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"ts\":0,\"pid\":%d,"
