@@ -20,6 +20,7 @@
  * events were lost (its overrun status, kept in the metadata's env, and
  * the posix_trace_overflow events, kept as events) but not how many.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -29,7 +30,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <dirent.h>
 #include "cli.h"
 #include "convert.h"
 
@@ -139,7 +139,7 @@ static int open_dir(struct ctf_writer *w, const char *dir)
 {
 	struct dirent *de;
 	DIR *d;
-	int fd;
+	int fd, ret;
 
 	if (!mkdir(dir, 0777)) {
 		w->made_dir = true;
@@ -151,17 +151,18 @@ static int open_dir(struct ctf_writer *w, const char *dir)
 		return errno;
 	if (!w->made_dir) {
 		d = fdopendir(dup(fd));
-		if (!d) {
-			close(fd);
-			return errno;
-		}
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+		ret = d ? 0 : errno;
+		while (d && (de = readdir(d))) {
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				ret = ENOTEMPTY;
 				break;
-		closedir(d);
-		if (de) {
+			}
+		}
+		if (d)
+			closedir(d);
+		if (ret) {
 			close(fd);
-			return ENOTEMPTY;
+			return ret;
 		}
 	}
 	w->dirfd = fd;
