@@ -19,7 +19,7 @@
 
 #include <sys/stat.h>
 
-#define CONV_EVENTS	5000
+#define CONV_EVENTS	3000
 #define CONV_DIR	"/tmp/convert_test"
 
 static const char *const conv_names[] = {
@@ -148,7 +148,8 @@ FIXTURE_TEARDOWN(convert)
 		TH_LOG("could not remove " CONV_DIR);
 }
 
-TEST_F(convert, fresh_module_log_reads_back_exactly_from_ctf_and_chrome_json)
+/* babeltrace2 and python3 under QEMU TCG on a loaded host: minutes. */
+TEST_F_TIMEOUT(convert, fresh_module_log_reads_back_exactly_from_ctf_and_chrome_json, 600)
 {
 	long n;
 
@@ -159,8 +160,8 @@ TEST_F(convert, fresh_module_log_reads_back_exactly_from_ctf_and_chrome_json)
 	ASSERT_LE(2 * CONV_EVENTS, n);
 	ASSERT_EQ(0, system("tools/posix-trace/posix-trace convert " CONV_DIR "/log --ctf "
 			    CONV_DIR "/ctf --chrome " CONV_DIR "/json"));
-	/* Several packets: the stream is far larger than one. */
-	ASSERT_EQ(0, system("test $(stat -c %s " CONV_DIR "/ctf/stream) -gt 300000"));
+	/* Several packets of 64 KiB: the stream is far larger than one. */
+	ASSERT_EQ(0, system("test $(stat -c %s " CONV_DIR "/ctf/stream) -gt 200000"));
 	ASSERT_EQ(0, system("babeltrace2 --clock-seconds --no-delta " CONV_DIR "/ctf | "
 			    "python3 tests/tools/convert_check.py bt2 >" CONV_DIR "/bt && "
 			    "cmp " CONV_DIR "/ref " CONV_DIR "/bt"));
