@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# Test helper of tests/tools/convert.sh: reads the exports of
+# "posix-trace convert" back and checks them against the reference lines
+# of "convert_helper dump LOG" (one event a line:
+#   NS NAME_HEX PID THREAD_HEX ADDRESS_HEX TRUNCATION DATA_HEX, "-" if empty).
+#
+#   convert_check.py bt2 < "babeltrace2 --clock-seconds --no-delta" output
+#       prints the events in the reference form (to diff with it)
+#   convert_check.py chrome REF FILE.json [REF FILE.json...]
+#       checks the Trace Event Format: prints what is wrong, exits 1
+import codecs
+import decimal
+import json
+import re
+import sys
+
+EVENT = re.compile(
+    rb'\[(\d+)\.(\d{9})\] (.*?): \{ pid = (-?\d+), thread = 0x([0-9A-F]+), '
+    rb'address = 0x([0-9A-F]+), truncation = \( .*? : container = (\d+) \), '
+    rb'data_length = (\d+), data = \[ (.*?)\] \}\n', re.S)
+ITEM = re.compile(rb'\[(\d+)\] = (\d+)')
+TRUNCATED = {0: 'no', 1: 'record', 2: 'read'}
+
+
+def bt2():
+    text = sys.stdin.buffer.read()
+    pos = 0
+    for m in EVENT.finditer(text):
+        if m.start() != pos:
+            sys.exit('bt2: cannot parse: %r' % text[pos:m.start()][:200])
+        pos = m.end()
+        items = ITEM.findall(m.group(9))
+        data = bytes(int(v) for _, v in items)
+        if [int(i) for i, _ in items] != list(range(len(data))) or \
+                len(data) != int(m.group(8)):
+            sys.exit('bt2: bad data field: %r' % m.group(0)[:200])
+        print(int(m.group(1)) * 10**9 + int(m.group(2)), m.group(3).hex() or '-',
+              int(m.group(4)), m.group(5).decode().lower(), m.group(6).decode().lower(),
+              int(m.group(7)), data.hex() or '-')
+    if pos != len(text):
+        sys.exit('bt2: cannot parse: %r' % text[pos:][:200])
+
+
+# What the exporter writes for any bytes: valid UTF-8 as is, every other
+# byte N as the character U+00NN.
+codecs.register_error('bytes_as_latin1', lambda e: (
+    ''.join(chr(b) for b in e.object[e.start:e.end]), e.end))
+
+
+def as_text(b):
+    return b.decode('utf-8', 'bytes_as_latin1')
+
+
+def chrome(ref_path, json_path):
+    ref = []
+    for line in open(ref_path):
+        ns, name, pid, thread, address, trunc, data = line.split()
+        ref.append((int(ns), bytes.fromhex(name if name != '-' else ''), int(pid),
+                    int(thread, 16), int(address, 16), int(trunc),
+                    bytes.fromhex(data if data != '-' else '')))
+    raw = open(json_path, 'rb').read()
+    doc = json.loads(raw, parse_float=decimal.Decimal)
+    errors = []
+    if set(doc) != {'traceEvents', 'displayTimeUnit', 'otherData'} or \
+            doc['displayTimeUnit'] != 'ns':
+        errors.append('top level: %r' % sorted(doc))
+    events = doc['traceEvents']
+    inst = [e for e in events if e.get('ph') == 'i']
+    meta = [e for e in events if e.get('ph') == 'M']
+    if len(inst) + len(meta) != len(events):
+        errors.append('events that are neither "i" nor "M"')
+    if len(inst) != len(ref) or doc['otherData']['events'] != len(ref):
+        errors.append('%d instant events, the log has %d' % (len(inst), len(ref)))
+    origin = int(doc['otherData']['ts_origin_ns'])
+    tids = {}
+    for i, (e, r) in enumerate(zip(inst, ref)):
+        ns, name, pid, thread, address, trunc, data = r
+        want_ts = ns - origin
+        a = e.get('args', {})
+        got = {
+            'keys': sorted(e), 'name': e.get('name'), 'cat': e.get('cat'),
+            's': e.get('s'), 'ts_ns': decimal.Decimal(e.get('ts')) * 1000,
+            'ts_float_ns': round(float(e.get('ts')) * 1000), 'pid': e.get('pid'),
+            'thread': a.get('thread'), 'address': a.get('address'), 'id': a.get('id'),
+            'truncated': a.get('truncated'), 'data_hex': a.get('data_hex'),
+            'data_text': a.get('data_text'),
+        }
+        want = {
+            'keys': ['args', 'cat', 'name', 'ph', 'pid', 's', 'tid', 'ts'],
+            'name': as_text(name), 'cat': got['cat'], 's': 't', 'ts_ns': want_ts,
+            'ts_float_ns': want_ts, 'pid': pid, 'thread': '0x%x' % thread,
+            'address': '0x%x' % address, 'id': got['id'],
+            'truncated': TRUNCATED.get(trunc, '?'), 'data_hex': data.hex(),
+            'data_text': as_text(data),
+        }
+        if isinstance(a.get('id'), int):
+            want['cat'] = 'posix_trace' if a['id'] < 256 else 'user'
+        if got != want:
+            diff = {k: (got[k], want[k]) for k in got if got[k] != want[k]}
+            errors.append('event %d: (got, want) %r' % (i, diff))
+        tid = e.get('tid')
+        if not isinstance(tid, int) or tid <= 0 or tid >= 2**53:
+            errors.append('event %d: tid %r' % (i, tid))
+        if tids.setdefault((pid, thread), tid) != tid:
+            errors.append('event %d: (pid, thread) changed tid' % i)
+    if len(set(tids.values())) != len(tids):
+        errors.append('two (pid, thread) pairs share a tid')
+    named_pids = {e['pid'] for e in meta if e.get('name') == 'process_name'}
+    named_tids = {e['tid'] for e in meta if e.get('name') == 'thread_name'}
+    if named_pids != {p for p, _ in tids} or named_tids != set(tids.values()):
+        errors.append('"M" events do not name every process and thread')
+    for e in meta:
+        if not isinstance(e.get('args', {}).get('name'), str) or \
+                {'pid', 'tid', 'ts', 'name', 'args'} - set(e):
+            errors.append('bad "M" event %r' % e)
+    for err in errors[:20]:
+        print('chrome: %s: %s' % (json_path, err))
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    if sys.argv[1:2] == ['bt2']:
+        bt2()
+    elif sys.argv[1:2] == ['chrome'] and len(sys.argv) >= 4 and len(sys.argv) % 2 == 0:
+        pairs = zip(sys.argv[2::2], sys.argv[3::2])
+        sys.exit(max(chrome(ref, path) for ref, path in pairs))
+    else:
+        sys.exit('usage: convert_check.py bt2 | chrome REF FILE.json [REF FILE.json...]')

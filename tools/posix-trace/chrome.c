@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * posix-trace convert --chrome FILE.json: the Trace Event Format that
+ * Perfetto UI and chrome://tracing load.
+ *
+ *   {"traceEvents":[ ... ],"displayTimeUnit":"ns","otherData":{ ... }}
+ *
+ * One instant event ("ph":"i", "s":"t") per POSIX event, one event per
+ * line, plus "M" events naming each process ("pid N") and thread.
+ *
+ * "ts" is in microseconds relative to the first event of the log, printed
+ * as an exact decimal with 3 digits after the point (ns precision):
+ * absolute times since the Epoch in ns do not fit a JSON double exactly
+ * (2^53 ns is 104 days).  otherData.ts_origin_ns is that first event's
+ * CLOCK_REALTIME ns, as a string for the same reason.
+ *
+ * "tid": pthread_t values are pointers, too wide for a double, so each
+ * distinct (pid, pthread_t) gets a small number, 1, 2, ... in order of
+ * first appearance, unique in the whole trace; args.thread keeps the
+ * pthread_t in hex, and the thread's "M" event names it.
+ *
+ * Strings: every byte a name or data may hold comes out as valid JSON:
+ * '"' and '\' escaped, control characters, DEL and bytes that are not
+ * part of valid UTF-8 as \u00XX (so byte 0xNN reads back as U+00NN).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "convert.h"
+
+struct chrome_thread {
+	uint64_t thread;
+	int32_t pid;
+	uint32_t tid;			/* 0: free slot */
+};
+
+struct chrome_pid {
+	int32_t pid;
+	bool used;
+};
+
+struct chrome_writer {
+	char *path;			/* to remove on failure; NULL: not a regular file */
+	struct cv_out out;
+	bool any;			/* an event written: separate the next */
+	bool have_base;
+	uint64_t base;
+	uint64_t events;
+	struct chrome_thread *thr;	/* open addressing on (pid, thread) */
+	size_t nthr, thr_cap;
+	struct chrome_pid *pids;	/* open addressing on the pid */
+	size_t npids, pid_cap;
+};
+
+/* Length of the valid UTF-8 sequence at @s (at most @n bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	/* No overlong forms, no surrogates, nothing above U+10FFFF. */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+static void json_str(struct cv_out *o, const void *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = p;
+	size_t i, k;
+
+	cv_out_putc(o, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			cv_out_putc(o, '\\');
+			cv_out_putc(o, (char)c);
+		} else if (c >= 0x20 && c < 0x7f) {
+			cv_out_putc(o, (char)c);
+		} else if (c >= 0x80 && (k = utf8_len(s + i, n - i))) {
+			cv_out_write(o, s + i, k);
+			i += k - 1;
+		} else {
+			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			cv_out_write(o, e, sizeof(e));
+		}
+	}
+	cv_out_putc(o, '"');
+}
+
+static void json_cstr(struct cv_out *o, const char *s)
+{
+	json_str(o, s, strlen(s));
+}
+
+static size_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+static struct chrome_thread *thr_slot(struct chrome_thread *tab, size_t cap,
+				      int32_t pid, uint64_t thread)
+{
+	size_t i = hash64(thread ^ ((uint64_t)(uint32_t)pid << 40)) & (cap - 1);
+
+	while (tab[i].tid && (tab[i].pid != pid || tab[i].thread != thread))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static struct chrome_pid *pid_slot(struct chrome_pid *tab, size_t cap, int32_t pid)
+{
+	size_t i = hash64((uint32_t)pid) & (cap - 1);
+
+	while (tab[i].used && tab[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static void separator(struct chrome_writer *w)
+{
+	cv_out_puts(&w->out, w->any ? ",\n" : "\n");
+	w->any = true;
+}
+
+/* The process's "M" event the first time a pid shows; 0 or ENOMEM. */
+static int see_pid(struct chrome_writer *w, int32_t pid)
+{
+	struct chrome_pid *p;
+	size_t i;
+
+	if (2 * (w->npids + 1) > w->pid_cap) {
+		size_t cap = w->pid_cap ? 2 * w->pid_cap : 64;
+		struct chrome_pid *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return ENOMEM;
+		for (i = 0; i < w->pid_cap; i++)
+			if (w->pids[i].used)
+				*pid_slot(tab, cap, w->pids[i].pid) = w->pids[i];
+		free(w->pids);
+		w->pids = tab;
+		w->pid_cap = cap;
+	}
+	p = pid_slot(w->pids, w->pid_cap, pid);
+	if (p->used)
+		return 0;
+	p->used = true;
+	p->pid = pid;
+	w->npids++;
+	separator(w);
+	cv_out_printf(&w->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"ts\":0,\"pid\":%d,"
+		      "\"tid\":0,\"args\":{\"name\":\"pid %d\"}}", pid, pid);
+	return 0;
+}
+
+/* The small tid of (pid, thread), naming it the first time; 0 if no memory. */
+static uint32_t see_thread(struct chrome_writer *w, int32_t pid, uint64_t thread)
+{
+	struct chrome_thread *t;
+	size_t i;
+
+	if (2 * (w->nthr + 1) > w->thr_cap) {
+		size_t cap = w->thr_cap ? 2 * w->thr_cap : 64;
+		struct chrome_thread *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return 0;
+		for (i = 0; i < w->thr_cap; i++)
+			if (w->thr[i].tid)
+				*thr_slot(tab, cap, w->thr[i].pid, w->thr[i].thread) = w->thr[i];
+		free(w->thr);
+		w->thr = tab;
+		w->thr_cap = cap;
+	}
+	t = thr_slot(w->thr, w->thr_cap, pid, thread);
+	if (t->tid)
+		return t->tid;
+	t->pid = pid;
+	t->thread = thread;
+	t->tid = (uint32_t)++w->nthr;
+	separator(w);
+	cv_out_printf(&w->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":%d,"
+		      "\"tid\":%u,\"args\":{\"name\":\"thread 0x%llx\"}}",
+		      pid, t->tid, (unsigned long long)thread);
+	return t->tid;
+}
+
+int chrome_open(struct chrome_writer **wp, const char *path, struct logview *lv)
+{
+	struct chrome_writer *w = calloc(1, sizeof(*w));
+	struct stat st;
+	int fd, ret;
+
+	(void)lv;
+	*wp = NULL;
+	if (!w)
+		return ENOMEM;
+	if (strcmp(path, "-")) {
+		w->path = strdup(path);
+		if (!w->path) {
+			free(w);
+			return ENOMEM;
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	} else {
+		fd = dup(STDOUT_FILENO);
+	}
+	/* Never remove what is not a file we wrote (/dev/stdout, a pipe). */
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		free(w->path);
+		w->path = NULL;
+	}
+	ret = fd < 0 ? errno : cv_out_init(&w->out, fd);
+	if (ret) {
+		free(w->path);
+		free(w);
+		return ret;
+	}
+	cv_out_puts(&w->out, "{\"traceEvents\":[");
+	*wp = w;
+	return 0;
+}
+
+static const char *const truncation_names[] = { "no", "record", "read" };
+
+int chrome_event(struct chrome_writer *w, const struct lv_event *ev)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct cv_out *o = &w->out;
+	uint64_t ns = cv_ns(&ev->ts), d;
+	bool neg;
+	uint32_t tid;
+	size_t i;
+
+	if (!w->have_base) {
+		w->base = ns;
+		w->have_base = true;
+	}
+	if (see_pid(w, ev->pid))
+		return ENOMEM;
+	tid = see_thread(w, ev->pid, ev->thread);
+	if (!tid)
+		return ENOMEM;
+	/* A log is in time order, but a damaged one may go back in time. */
+	neg = ns < w->base;
+	d = neg ? w->base - ns : ns - w->base;
+	separator(w);
+	cv_out_puts(o, "{\"name\":");
+	json_cstr(o, ev->name);
+	cv_out_printf(o, ",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%s%llu.%03u,"
+		      "\"pid\":%d,\"tid\":%u,\"args\":{\"id\":%u,\"thread\":\"0x%llx\","
+		      "\"address\":\"0x%llx\",\"truncated\":\"%s\",\"data_hex\":\"",
+		      ev->id < POSIX_TRACE_UNNAMED_USEREVENT ? "posix_trace" : "user",
+		      neg ? "-" : "", (unsigned long long)(d / 1000), (unsigned int)(d % 1000),
+		      ev->pid, tid, (unsigned int)ev->id, (unsigned long long)ev->thread,
+		      (unsigned long long)ev->address,
+		      ev->truncation >= 0 && ev->truncation <= 2 ?
+		      truncation_names[ev->truncation] : "?");
+	for (i = 0; i < ev->len; i++) {
+		cv_out_putc(o, hex[ev->data[i] >> 4]);
+		cv_out_putc(o, hex[ev->data[i] & 15]);
+	}
+	cv_out_puts(o, "\",\"data_text\":");
+	json_str(o, ev->data, ev->len);
+	cv_out_puts(o, "}}");
+	w->events++;
+	return o->err;
+}
+
+static void free_writer(struct chrome_writer *w)
+{
+	free(w->thr);
+	free(w->pids);
+	free(w->path);
+	free(w);
+}
+
+int chrome_finish(struct chrome_writer *w, struct logview *lv)
+{
+	const struct posix_trace_status_info *st = &lv->status;
+	char name[TRACE_NAME_MAX] = "";
+	struct timespec ct = { 0, 0 };
+	struct cv_out *o = &w->out;
+	int ret;
+
+	posix_trace_attr_getname(&lv->attr, name);
+	posix_trace_attr_getcreatetime(&lv->attr, &ct);
+	cv_out_puts(o, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{");
+	cv_out_puts(o, "\"source\":\"posix-trace convert\",\"trace_name\":");
+	json_cstr(o, name);
+	cv_out_printf(o, ",\"creation_time_ns\":\"%llu\",\"ts_origin\":\"first event\","
+		      "\"ts_origin_ns\":\"%llu\",\"events\":%llu,\"processes\":%llu,"
+		      "\"threads\":%llu,\"stream_overrun_status\":%d,"
+		      "\"log_overrun_status\":%d}}\n",
+		      (unsigned long long)cv_ns(&ct),
+		      (unsigned long long)(w->have_base ? w->base : cv_ns(&ct)),
+		      (unsigned long long)w->events, (unsigned long long)w->npids,
+		      (unsigned long long)w->nthr, st->posix_stream_overrun_status,
+		      st->posix_log_overrun_status);
+	ret = cv_out_close(o);
+	if (ret) {
+		if (w->path)
+			unlink(w->path);
+		free_writer(w);
+		return ret;
+	}
+	free_writer(w);
+	return 0;
+}
+
+void chrome_abort(struct chrome_writer *w)
+{
+	cv_out_close(&w->out);
+	if (w->path)
+		unlink(w->path);
+	free_writer(w);
+}

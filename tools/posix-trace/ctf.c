@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * posix-trace convert --ctf DIR: a CTF 1.8 trace that babeltrace2 reads.
+ *
+ * DIR holds two files: "metadata" (plain-text TSDL, written last, when
+ * every event type is known) and "stream" (stream 0: packets of at most
+ * CTF_PACKET bytes, more for one event that does not fit, each with its
+ * packet_size equal to its content_size so no padding is written).
+ *
+ * Time: one clock, "monotonic", 1 GHz, whose offset is the base of the
+ * trace (the log's creation time, or its first event's time if earlier),
+ * so that offset + value is each event's CLOCK_REALTIME ns exactly as
+ * posix_trace_getnext_event() returns it.  CTF readers need the
+ * timestamps of a stream in order; a log that is not (only a damaged or
+ * forged one) gets an out-of-order event written at the time of the one
+ * before it, and a warning.
+ *
+ * Every field is byte-aligned and little-endian, whatever the host.
+ * events_discarded is not in the packet context: a POSIX log says that
+ * events were lost (its overrun status, kept in the metadata's env, and
+ * the posix_trace_overflow events, kept as events) but not how many.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "convert.h"
+
+#define CTF_MAGIC		0xC1FC1FC1u
+#define CTF_PACKET		(64 * 1024)
+#define CTF_PKT_HDR		64	/* header 24 + context 40 bytes */
+#define CTF_EV_FIXED		37	/* header 12 + payload 25 bytes */
+
+struct ctf_class {
+	uint32_t id;
+	char *name;			/* NULL: free slot */
+};
+
+struct ctf_writer {
+	char *dir;
+	int dirfd;
+	bool made_dir;
+	struct cv_out stream;
+	uint8_t uuid[16];
+	unsigned char *pkt;
+	size_t pkt_len, pkt_cap;
+	uint64_t pkt_begin, pkt_end, pkt_seq;
+	bool have_base;
+	uint64_t base, last;		/* base: realtime ns of clock value 0 */
+	uint64_t events, reordered;
+	struct ctf_class *cls;		/* open addressing on the id */
+	size_t ncls, cls_cap;
+};
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static struct ctf_class *class_slot(struct ctf_class *tab, size_t cap, uint32_t id)
+{
+	size_t i = (id * 2654435761u) & (cap - 1);
+
+	while (tab[i].name && tab[i].id != id)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* The first name given for an id stays (ids are never renamed). */
+static int class_add(struct ctf_writer *w, uint32_t id, const char *name)
+{
+	struct ctf_class *c;
+	size_t i;
+
+	if (2 * (w->ncls + 1) > w->cls_cap) {
+		size_t cap = w->cls_cap ? 2 * w->cls_cap : 64;
+		struct ctf_class *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return ENOMEM;
+		for (i = 0; i < w->cls_cap; i++)
+			if (w->cls[i].name)
+				*class_slot(tab, cap, w->cls[i].id) = w->cls[i];
+		free(w->cls);
+		w->cls = tab;
+		w->cls_cap = cap;
+	}
+	c = class_slot(w->cls, w->cls_cap, id);
+	if (c->name)
+		return 0;
+	c->name = strdup(name);
+	if (!c->name)
+		return ENOMEM;
+	c->id = id;
+	w->ncls++;
+	return 0;
+}
+
+static void type_cb(trace_event_id_t id, const char *name, void *arg)
+{
+	struct ctf_writer *w = arg;
+
+	/* ENOMEM here shows again when the events add their classes. */
+	class_add(w, (uint32_t)id, name);
+}
+
+static void make_uuid(uint8_t u[16])
+{
+	struct timespec ts;
+	unsigned int i;
+
+	if (getrandom(u, 16, 0) != 16) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		for (i = 0; i < 16; i++)
+			u[i] = (uint8_t)((ts.tv_nsec >> (i % 4 * 8)) ^ (getpid() >> (i % 2 * 8)) ^ i);
+	}
+	u[6] = (u[6] & 0x0f) | 0x40;	/* version 4: random */
+	u[8] = (u[8] & 0x3f) | 0x80;	/* RFC 4122 variant */
+}
+
+/* DIR must not exist (it is created) or be an empty directory. */
+static int open_dir(struct ctf_writer *w, const char *dir)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd, ret;
+
+	if (!mkdir(dir, 0777)) {
+		w->made_dir = true;
+	} else if (errno != EEXIST) {
+		return errno;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (!w->made_dir) {
+		d = fdopendir(dup(fd));
+		ret = d ? 0 : errno;
+		while (d && (de = readdir(d))) {
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				ret = ENOTEMPTY;
+				break;
+			}
+		}
+		if (d)
+			closedir(d);
+		if (ret) {
+			close(fd);
+			return ret;
+		}
+	}
+	w->dirfd = fd;
+	return 0;
+}
+
+static int create_file(struct ctf_writer *w, const char *name, struct cv_out *o)
+{
+	int fd = openat(w->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return errno;
+	return cv_out_init(o, fd);
+}
+
+static uint64_t create_ns(struct logview *lv)
+{
+	struct timespec ts = { 0, 0 };
+
+	posix_trace_attr_getcreatetime(&lv->attr, &ts);
+	return cv_ns(&ts);
+}
+
+int ctf_open(struct ctf_writer **wp, const char *dir, struct logview *lv)
+{
+	struct ctf_writer *w = calloc(1, sizeof(*w));
+	int ret;
+
+	*wp = NULL;
+	if (!w)
+		return ENOMEM;
+	w->dirfd = -1;
+	w->stream.fd = -1;
+	w->dir = strdup(dir);
+	w->pkt_cap = CTF_PACKET;
+	w->pkt = malloc(w->pkt_cap);
+	if (!w->dir || !w->pkt) {
+		ret = ENOMEM;
+		goto err_free;
+	}
+	w->pkt_len = CTF_PKT_HDR;
+	w->base = create_ns(lv);
+	make_uuid(w->uuid);
+	ret = open_dir(w, dir);
+	if (ret)
+		goto err_free;
+	ret = create_file(w, "stream", &w->stream);
+	if (ret)
+		goto err_dir;
+	lv_event_types(lv, type_cb, w);
+	*wp = w;
+	return 0;
+
+err_dir:
+	close(w->dirfd);
+	if (w->made_dir)
+		rmdir(dir);
+err_free:
+	free(w->pkt);
+	free(w->dir);
+	free(w);
+	return ret;
+}
+
+static void flush_packet(struct ctf_writer *w)
+{
+	unsigned char *p = w->pkt;
+
+	put32(p, CTF_MAGIC);
+	memcpy(p + 4, w->uuid, 16);
+	put32(p + 20, 0);			/* stream_id */
+	put64(p + 24, w->pkt_begin);
+	put64(p + 32, w->pkt_end);
+	put64(p + 40, (uint64_t)w->pkt_len * 8);	/* content_size, bits */
+	put64(p + 48, (uint64_t)w->pkt_len * 8);	/* packet_size */
+	put64(p + 56, w->pkt_seq++);
+	cv_out_write(&w->stream, p, w->pkt_len);
+	w->pkt_len = CTF_PKT_HDR;
+}
+
+int ctf_event(struct ctf_writer *w, const struct lv_event *ev)
+{
+	size_t len = ev->len > UINT32_MAX ? UINT32_MAX : ev->len;
+	size_t size = CTF_EV_FIXED + len;
+	uint64_t ns = cv_ns(&ev->ts), t;
+	unsigned char *p;
+	int ret;
+
+	ret = class_add(w, (uint32_t)ev->id, ev->name);
+	if (ret)
+		return ret;
+	if (!w->have_base) {
+		/* Until now w->base is the log's creation time. */
+		if (ns < w->base)
+			w->base = ns;
+		w->have_base = true;
+	}
+	t = ns >= w->base ? ns - w->base : 0;
+	if (t < w->last) {
+		t = w->last;
+		w->reordered++;
+	}
+	w->last = t;
+	if (w->pkt_len + size > w->pkt_cap && w->pkt_len > CTF_PKT_HDR)
+		flush_packet(w);
+	if (CTF_PKT_HDR + size > w->pkt_cap) {
+		p = realloc(w->pkt, CTF_PKT_HDR + size);
+		if (!p)
+			return ENOMEM;
+		w->pkt = p;
+		w->pkt_cap = CTF_PKT_HDR + size;
+	}
+	if (w->pkt_len == CTF_PKT_HDR)
+		w->pkt_begin = t;
+	w->pkt_end = t;
+	p = w->pkt + w->pkt_len;
+	put32(p, (uint32_t)ev->id);
+	put64(p + 4, t);
+	put32(p + 12, (uint32_t)ev->pid);
+	put64(p + 16, ev->thread);
+	put64(p + 24, ev->address);
+	p[32] = (unsigned char)ev->truncation;
+	put32(p + 33, (uint32_t)len);
+	memcpy(p + 37, ev->data, len);
+	w->pkt_len += size;
+	w->events++;
+	return w->stream.err;
+}
+
+/* A TSDL string literal: C escapes, every byte outside printable ASCII
+ * as 3-digit octal so that any name reads back byte for byte. */
+static void tsdl_str(struct cv_out *o, const char *s)
+{
+	const unsigned char *c;
+
+	cv_out_putc(o, '"');
+	for (c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			cv_out_putc(o, '\\');
+			cv_out_putc(o, (char)*c);
+		} else if (*c < 0x20 || *c >= 0x7f) {
+			cv_out_printf(o, "\\%03o", *c);
+		} else {
+			cv_out_putc(o, (char)*c);
+		}
+	}
+	cv_out_putc(o, '"');
+}
+
+static void uuid_str(const uint8_t u[16], char s[37])
+{
+	unsigned int i;
+	char *p = s;
+
+	for (i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			*p++ = '-';
+		p += sprintf(p, "%02x", u[i]);
+	}
+}
+
+static const char *policy_name(int p)
+{
+	switch (p) {
+	case POSIX_TRACE_LOOP:		return "LOOP";
+	case POSIX_TRACE_UNTIL_FULL:	return "UNTIL_FULL";
+	case POSIX_TRACE_FLUSH:		return "FLUSH";
+	case POSIX_TRACE_APPEND:	return "APPEND";
+	default:			return "?";
+	}
+}
+
+static int cmp_class(const void *a, const void *b)
+{
+	const struct ctf_class *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void write_env(struct cv_out *o, struct logview *lv)
+{
+	const struct posix_trace_status_info *st = &lv->status;
+	char name[TRACE_NAME_MAX] = "";
+	struct timespec res = { 0, 0 };
+	int sp = 0, lp = 0, inh = 0;
+	size_t max_data = 0;
+
+	posix_trace_attr_getname(&lv->attr, name);
+	posix_trace_attr_getstreamfullpolicy(&lv->attr, &sp);
+	posix_trace_attr_getlogfullpolicy(&lv->attr, &lp);
+	posix_trace_attr_getinherited(&lv->attr, &inh);
+	posix_trace_attr_getclockres(&lv->attr, &res);
+	posix_trace_attr_getmaxdatasize(&lv->attr, &max_data);
+	cv_out_printf(o, "env {\n\ttracer_name = \"posix-trace\";\n\ttrace_name = ");
+	tsdl_str(o, name);
+	cv_out_printf(o, ";\n\tcreation_time_ns = %llu;\n\tclock_resolution_ns = %llu;\n"
+		      "\tinherited = %d;\n\tstream_full_policy = \"%s\";\n"
+		      "\tlog_full_policy = \"%s\";\n\tmax_data_size = %llu;\n"
+		      "\tstream_status = %d;\n\tstream_full_status = %d;\n"
+		      "\tstream_overrun_status = %d;\n\tstream_flush_status = %d;\n"
+		      "\tstream_flush_error = %d;\n\tlog_overrun_status = %d;\n"
+		      "\tlog_full_status = %d;\n};\n\n",
+		      (unsigned long long)create_ns(lv), (unsigned long long)cv_ns(&res),
+		      inh == POSIX_TRACE_INHERITED, policy_name(sp), policy_name(lp),
+		      (unsigned long long)max_data, st->posix_stream_status,
+		      st->posix_stream_full_status, st->posix_stream_overrun_status,
+		      st->posix_stream_flush_status, st->posix_stream_flush_error,
+		      st->posix_log_overrun_status, st->posix_log_full_status);
+}
+
+static int write_metadata(struct ctf_writer *w, struct logview *lv)
+{
+	struct timespec res = { 0, 0 };
+	struct cv_out o;
+	char uuid[37];
+	size_t i, n;
+	int ret;
+
+	ret = create_file(w, "metadata", &o);
+	if (ret)
+		return ret;
+	uuid_str(w->uuid, uuid);
+	posix_trace_attr_getclockres(&lv->attr, &res);
+	cv_out_printf(&o,
+		"/* CTF 1.8 */\n"
+		"/* Written by posix-trace convert from a POSIX trace log. */\n\n"
+		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n\n"
+		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
+		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
+		"\t\tuint32_t stream_id;\n\t};\n};\n\n", uuid);
+	write_env(&o, lv);
+	cv_out_printf(&o,
+		"clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
+		"\tdescription = \"CLOCK_MONOTONIC of the traced system; offset + value is CLOCK_REALTIME\";\n"
+		"\tfreq = 1000000000;\n\tprecision = %llu;\n"
+		"\toffset_s = %llu;\n\toffset = %llu;\n\tabsolute = true;\n};\n\n"
+		"typealias integer { size = 64; align = 8; signed = false; "
+		"map = clock.monotonic.value; } := uint64_clock_t;\n\n"
+		"stream {\n\tid = 0;\n"
+		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tuint64_clock_t timestamp;\n\t};\n"
+		"\tpacket.context := struct {\n\t\tuint64_clock_t timestamp_begin;\n"
+		"\t\tuint64_clock_t timestamp_end;\n\t\tuint64_t content_size;\n"
+		"\t\tuint64_t packet_size;\n\t\tuint64_t packet_seq_num;\n\t};\n};\n",
+		uuid, (unsigned long long)cv_ns(&res),
+		(unsigned long long)(w->base / 1000000000u),
+		(unsigned long long)(w->base % 1000000000u));
+	/* Compact the table to sort it: ids in order read better. */
+	for (i = n = 0; i < w->cls_cap; i++)
+		if (w->cls[i].name)
+			w->cls[n++] = w->cls[i];
+	w->ncls = w->cls_cap = n;
+	qsort(w->cls, n, sizeof(*w->cls), cmp_class);
+	for (i = 0; i < n; i++) {
+		cv_out_printf(&o, "\nevent {\n\tname = ");
+		tsdl_str(&o, w->cls[i].name);
+		cv_out_printf(&o, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n"
+			"\t\tint32_t pid;\n\t\tuint64_hex_t thread;\n\t\tuint64_hex_t address;\n"
+			"\t\tenum : uint8_t { NOT_TRUNCATED = 0, TRUNCATED_RECORD = 1, "
+			"TRUNCATED_READ = 2 } truncation;\n"
+			"\t\tuint32_t _data_length;\n\t\tuint8_t data[_data_length];\n\t};\n};\n",
+			w->cls[i].id);
+	}
+	return cv_out_close(&o);
+}
+
+static void free_writer(struct ctf_writer *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->cls_cap; i++)
+		free(w->cls[i].name);
+	free(w->cls);
+	free(w->pkt);
+	free(w->dir);
+	free(w);
+}
+
+int ctf_finish(struct ctf_writer *w, struct logview *lv)
+{
+	int ret;
+
+	/* An empty log still gets one (empty) packet: a stream to read. */
+	if (w->pkt_len > CTF_PKT_HDR || !w->pkt_seq)
+		flush_packet(w);
+	ret = cv_out_close(&w->stream);
+	if (!ret)
+		ret = write_metadata(w, lv);
+	if (w->reordered)
+		pt_err("warning: %llu events earlier than the event before them: "
+		       "written at its time in the CTF trace (CTF needs ordered timestamps)",
+		       (unsigned long long)w->reordered);
+	if (ret) {
+		ctf_abort(w);
+		return ret;
+	}
+	close(w->dirfd);
+	free_writer(w);
+	return 0;
+}
+
+void ctf_abort(struct ctf_writer *w)
+{
+	cv_out_close(&w->stream);
+	unlinkat(w->dirfd, "stream", 0);
+	unlinkat(w->dirfd, "metadata", 0);
+	close(w->dirfd);
+	if (w->made_dir)
+		rmdir(w->dir);
+	free_writer(w);
+}
