@@ -202,7 +202,7 @@ static void exiting_child(int how)
  * must forget the process once it is reaped (regression: an entry made
  * after the exit hook had looked stayed forever).
  */
-TEST_F(create, create_racing_the_targets_exit_leaves_nothing_behind)
+TEST_F_TIMEOUT(create, create_racing_the_targets_exit_leaves_nothing_behind, 300)
 {
 	struct posix_trace_stats base, now;
 	int fd, rofd, i, ret, ok = 0;
@@ -218,7 +218,7 @@ TEST_F(create, create_racing_the_targets_exit_leaves_nothing_behind)
 	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
 	ASSERT_EQ(0, posix_trace_shutdown(trid));
 	ASSERT_TRUE(pt_stats_quiet(&base));
-	for (i = 0; i < 400; i++) {
+	for (i = 0; i < 200; i++) {
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (pid == 0)
