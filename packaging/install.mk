@@ -35,7 +35,8 @@ MODDIR ?= /lib/modules/$(KVER)/extra
 # Whatever helper D's man/ holds when make runs: pages and .so aliases.
 PT_MANPAGES := $(wildcard man/man[1-9]/*.[1-9])
 PT_KSRC := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) kmod/Makefile
-PT_EXAMPLES := $(wildcard examples/*.c) examples/Makefile
+# Sources only: each says how to build it with pkg-config.
+PT_EXAMPLES := $(wildcard examples/*.c)
 
 # ${prefix}-relative paths in the .pc where they are under PREFIX.
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
