@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2015 # "a && b || report": report when either fails
 # make install / uninstall into a DESTDIR (packaging/install.mk), on the
 # host, touching nothing outside a temporary directory:
 #   - the installed files: library, soname links, .a, headers, .pc, the
@@ -45,8 +46,8 @@ files_under() {
 
 # The sources kbuild compiles: kmod/Makefile's posix_trace-y objects.
 module_sources() {
-	sed -n '/^posix_trace-y/,/^[^[:space:]]/p' kmod/Makefile | tr ' \\\t' '\n\n\n' |
-		sed -n 's/^\(.*\)\.o$/\1.c/p'
+	sed -n '/^posix_trace-y/,/^[^[:space:]]/p' kmod/Makefile | grep -oE '[a-z_]+\.o\b' |
+		sed 's/\.o$/.c/'
 }
 
 expect_installed_files() {
@@ -77,8 +78,10 @@ expect_installed_files() {
 	nm "$lib/libposixtrace.a" | grep -q ' T posix_trace_open$' ||
 		{ echo "libposixtrace.a lacks posix_trace_open"; return 1; }
 	# Build products of kmod/ are not sources.
-	! ls "$DEST/usr/src/posix-trace-$VERSION/kmod" | grep -qvE '\.[ch]$|^Makefile$' ||
-		{ echo "stray files in the DKMS source: $(ls "$DEST/usr/src/posix-trace-$VERSION/kmod")"; return 1; }
+	for f in "$DEST/usr/src/posix-trace-$VERSION/kmod"/*; do
+		[[ $f =~ /([a-z_]+\.[ch]|Makefile)$ && ! $f =~ \.mod\.c$ ]] ||
+			{ echo "stray file in the DKMS source: $f"; return 1; }
+	done
 }
 
 # Each man page of the tree, as is (a .so alias stays a .so alias).
@@ -209,6 +212,7 @@ other_layout() {
 	pc=$d/opt/pt/lib64/pkgconfig/posixtrace.pc
 	[[ -f $d/opt/pt/lib64/libposixtrace.so.$VERSION && -f $d/opt/pt/sbin/posix-trace &&
 		-f $d/opt/pt/include/trace.h && -f $pc ]] || { files_under "$d"; return 1; }
+	# shellcheck disable=SC2016 # a literal ${prefix}
 	grep -qx 'libdir=${prefix}/lib64' "$pc" && grep -qx 'prefix=/opt/pt' "$pc" ||
 		{ cat "$pc"; return 1; }
 	$MAKE -s --no-print-directory uninstall DESTDIR="$d" PREFIX=/opt/pt \
