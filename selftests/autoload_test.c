@@ -210,7 +210,7 @@ FIXTURE_SETUP(autoload)
 
 	snprintf(self->dir, sizeof(self->dir), "/tmp/pt-autoload.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->dir));
-	/* Empty lists of built-in modules: depmod only warns without. */
+	/* Empty lists of built-in modules, or depmod warns. */
 	ASSERT_EQ(0, run("d=%s/lib/modules/%s && mkdir -p $d/extra && "
 			 "cp '%s' $d/extra/" PT_MODNAME ".ko && "
 			 "touch $d/modules.order $d/modules.builtin "
