@@ -17,7 +17,9 @@
 #                   (fuzz/; FUZZ_TIME seconds, default 600)
 #   make conformance  regenerate Documentation/conformance.md (spec ids ->
 #                   tests; tools/conformance; make check runs its --check)
-#   make install    library, headers and module (PREFIX, LIBDIR, DESTDIR)
+#   make install    library, headers, pkg-config file, posix-trace, man
+#                   pages, module source for DKMS, udev rule (PREFIX,
+#                   DESTDIR, ...: packaging/install.mk); make uninstall
 #   make clean
 #
 # Variables: KVER (kernel release), KDIR (kernel build tree, default
@@ -109,24 +111,8 @@ bench:
 conformance:
 	tools/conformance
 
-# Install on a real machine.  The module goes to the kernel's extra/
-# directory; without DESTDIR, depmod and ldconfig run so that
-# "modprobe posix_trace" and -lposixtrace work at once.
-PREFIX ?= /usr/local
-LIBDIR ?= $(PREFIX)/lib
-INCLUDEDIR ?= $(PREFIX)/include
-MODDIR ?= /lib/modules/$(KVER)/extra
-
-install: kmod libtrace
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(MODDIR)
-	install -m 755 libtrace/libposixtrace.so.1.0.0 $(DESTDIR)$(LIBDIR)/
-	ln -sf libposixtrace.so.1.0.0 $(DESTDIR)$(LIBDIR)/libposixtrace.so.1
-	ln -sf libposixtrace.so.1 $(DESTDIR)$(LIBDIR)/libposixtrace.so
-	install -m 644 libtrace/libposixtrace.a $(DESTDIR)$(LIBDIR)/
-	install -m 644 include/trace.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 include/uapi/linux/posix_trace.h $(DESTDIR)$(INCLUDEDIR)/linux/
-	install -m 644 kmod/posix_trace.ko $(DESTDIR)$(MODDIR)/
-	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER) && ldconfig; fi
+# make install, install-module, uninstall: packaging/install.mk.
+include packaging/install.mk
 
 # kmod's clean needs KDIR; carry on without it on a bare machine.
 clean:

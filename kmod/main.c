@@ -75,8 +75,21 @@ static const struct file_operations pt_fops = {
 	.mmap = pt_mmap,
 };
 
+/*
+ * A fixed minor, so that the device can be autoloaded: depmod turns the
+ * char-major-10-N and devname: aliases below into modules.devname, from
+ * which kmod's static-nodes has /dev/posix_trace created at boot, and the
+ * first open of that node makes misc_open() request char-major-10-N.
+ * Documentation/admin-guide/devices.txt reserves 243-254 of the misc major
+ * for local use and no driver of 6.1 registers any of them; dynamic minors
+ * are 0-127 in 6.1, so the two never meet.  If another local driver holds
+ * 243, misc_register() fails with -EBUSY and so does the load: falling back
+ * to a dynamic minor would leave the static node pointing at that driver.
+ */
+#define PT_MISC_MINOR	243
+
 static struct miscdevice pt_miscdev = {
-	.minor = MISC_DYNAMIC_MINOR,
+	.minor = PT_MISC_MINOR,
 	.name = "posix_trace",
 	.fops = &pt_fops,
 	.mode = 0666,
@@ -106,8 +119,11 @@ static int __init pt_init(void)
 	if (ret)
 		goto err_hooks;
 	ret = misc_register(&pt_miscdev);
-	if (ret)
+	if (ret) {
+		pr_err("posix_trace: cannot register misc minor %d: %d\n",
+		       PT_MISC_MINOR, ret);
 		goto err_misc;
+	}
 	return 0;
 
 err_misc:
@@ -138,4 +154,6 @@ module_init(pt_init);
 module_exit(pt_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("POSIX Tracing option (IEEE Std 1003.1 <trace.h>)");
-MODULE_ALIAS_MISCDEV(MISC_DYNAMIC_MINOR);
+MODULE_VERSION(PT_VERSION);
+MODULE_ALIAS_MISCDEV(PT_MISC_MINOR);
+MODULE_ALIAS("devname:posix_trace");
