@@ -95,22 +95,27 @@ static int setup(const struct rec_opts *o, struct target *t, bool several)
 	return 0;
 }
 
-/* Shut down (writes the rest of the log); PT_EXIT_FAIL after a message. */
-static int finish(struct target *t)
+/*
+ * Shut down (writes the rest of the log); PT_EXIT_FAIL after a message.
+ * @discard: nothing was traced (another target failed): remove the log.
+ */
+static int finish(struct target *t, bool discard)
 {
 	int ret = PT_EXIT_OK, err;
 
 	if (t->created) {
 		err = posix_trace_shutdown(t->trid);
-		if (err) {
+		if (err && !discard) {
 			pt_err("attach: writing the log %s: %s", t->log, strerror(err));
 			ret = PT_EXIT_FAIL;
 		}
 	}
-	if (t->logfd >= 0 && close(t->logfd) && t->created && !ret) {
+	if (t->logfd >= 0 && close(t->logfd) && t->created && !ret && !discard) {
 		pt_err("attach: closing the log %s: %s", t->log, strerror(errno));
 		ret = PT_EXIT_FAIL;
 	}
+	if (t->created && discard)
+		unlink(t->log);
 	if (t->pidfd >= 0)
 		close(t->pidfd);
 	free(t->log);
@@ -163,6 +168,7 @@ static int wait_targets(struct target *t, int n, int sigfd)
 static int attach(const struct rec_opts *o, struct target *t, int n)
 {
 	int i, ret = PT_EXIT_OK, err, sigfd = -1;
+	bool discard = false;
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -176,6 +182,8 @@ static int attach(const struct rec_opts *o, struct target *t, int n)
 	}
 	for (i = 0; i < n && !ret; i++)
 		ret = setup(o, &t[i], n > 1);
+	/* All or none: a log without events would only mislead. */
+	discard = ret;
 	for (i = 0; i < n && !ret; i++) {
 		err = posix_trace_start(t[i].trid);
 		if (err) {
@@ -196,7 +204,7 @@ static int attach(const struct rec_opts *o, struct target *t, int n)
 	}
 out:
 	for (i = 0; i < n; i++) {
-		if (finish(&t[i]))
+		if (finish(&t[i], discard))
 			ret = PT_EXIT_FAIL;
 	}
 	/*
