@@ -4,7 +4,8 @@
  * traces a command (selftests/cli_traced) from its first instruction,
  * its forked and exec'd children with --inherit, forwards signals, exits
  * with the command's status and applies its options to the stream;
- * "attach" traces a running process until it exits or until SIGINT.
+ * "attach" traces running processes, one log each, until they exit or
+ * until SIGINT.
  * Logs are read back with the library (posix_trace_open()) and, for the
  * attributes, through "posix-trace stat".
  */
@@ -460,11 +461,51 @@ TEST_F_TIMEOUT(cli, attach_stops_on_sigint_and_leaves_the_process_running, 120)
 	close(in);
 }
 
-TEST_F(cli, attach_to_a_missing_process_fails_with_a_message)
+TEST_F_TIMEOUT(cli, attach_to_several_pids_writes_one_log_per_pid, 120)
 {
-	char pidstr[16], err[512], errfile[160];
+	char pid1[16], pid2[16], log1[160], log2[160];
+	char *argv[] = { self->tool, "attach", "-o", self->log, pid1, pid2, NULL };
+	pid_t t1, t2, tool;
+	int in1, in2;
+
+	t1 = start_waiting(_metadata, self, &in1);
+	ASSERT_GT(t1, 0);
+	t2 = start_waiting(_metadata, self, &in2);
+	ASSERT_GT(t2, 0);
+	snprintf(pid1, sizeof(pid1), "%d", (int)t1);
+	snprintf(pid2, sizeof(pid2), "%d", (int)t2);
+	snprintf(log1, sizeof(log1), "%s.%d", self->log, (int)t1);
+	snprintf(log2, sizeof(log2), "%s.%d", self->log, (int)t2);
+	tool = spawn(argv, -1, -1, NULL);
+	ASSERT_GT(tool, 0);
+	ASSERT_TRUE(log_started(log1, WAIT_MS));
+	ASSERT_TRUE(log_started(log2, WAIT_MS));
+	/* One exits: attach goes on with the other. */
+	ASSERT_EQ(1, write(in1, "\n", 1));
+	EXPECT_EQ(0, wait_ms(t1, WAIT_MS));
+	pt_sleep_ms(200);
+	EXPECT_EQ(0, waitpid(tool, NULL, WNOHANG));
+	ASSERT_EQ(1, write(in2, "\n", 1));
+	EXPECT_EQ(0, wait_ms(t2, WAIT_MS));
+	EXPECT_EQ(0, wait_ms(tool, WAIT_MS));
+	close(in1);
+	close(in2);
+	EXPECT_NE(0, access(self->log, F_OK));
+	ASSERT_EQ(0, read_log(log1, &r));
+	EXPECT_EQ(1, count(&r, "cli/last", t1));
+	EXPECT_EQ(0, count(&r, "cli/last", t2));
+	ASSERT_EQ(0, read_log(log2, &r));
+	EXPECT_EQ(1, count(&r, "cli/last", t2));
+	EXPECT_EQ(0, count(&r, "cli/last", t1));
+}
+
+TEST_F(cli, attach_to_a_missing_process_fails_with_a_message_and_no_log)
+{
+	char pidstr[16], live[16], err[512], errfile[160], log[160];
 	char *argv[] = { self->tool, "attach", "-o", self->log, pidstr, NULL };
-	pid_t tool;
+	char *argv2[] = { self->tool, "attach", "-o", self->log, live, pidstr, NULL };
+	pid_t tool, target;
+	int in;
 
 	snprintf(pidstr, sizeof(pidstr), "%d", (int)pt_unused_pid());
 	snprintf(errfile, sizeof(errfile), "%s/err", self->dir);
@@ -473,6 +514,20 @@ TEST_F(cli, attach_to_a_missing_process_fails_with_a_message)
 	EXPECT_EQ(1, pt_wait_exit(tool));
 	slurp(errfile, err, sizeof(err));
 	EXPECT_NE(NULL, strstr(err, "no process")) TH_LOG("stderr: %s", err);
+	EXPECT_NE(0, access(self->log, F_OK));
+
+	/* With a live one too: all or nothing, no log left behind. */
+	target = start_waiting(_metadata, self, &in);
+	ASSERT_GT(target, 0);
+	snprintf(live, sizeof(live), "%d", (int)target);
+	snprintf(log, sizeof(log), "%s.%d", self->log, (int)target);
+	tool = spawn(argv2, -1, -1, errfile);
+	ASSERT_GT(tool, 0);
+	EXPECT_EQ(1, pt_wait_exit(tool));
+	EXPECT_NE(0, access(log, F_OK));
+	ASSERT_EQ(1, write(in, "\n", 1));
+	EXPECT_EQ(0, wait_ms(target, WAIT_MS));
+	close(in);
 }
 
 TEST_HARNESS_MAIN
