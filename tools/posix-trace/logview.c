@@ -6,19 +6,28 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cli.h"
 #include "logview.h"
 
 int lv_open(struct logview *lv, const char *path)
 {
 	struct stat st;
+	size_t sysev;
 	int ret;
 
 	memset(lv, 0, sizeof(*lv));
-	lv->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO given as LOG must not hang the open (the
+	 * reader then rejects it: it needs pread()). */
+	lv->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (lv->fd < 0)
 		return errno;
-	if (!fstat(lv->fd, &st))
+	if (!fstat(lv->fd, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			ret = EISDIR;
+			goto err_open;
+		}
 		lv->file_size = st.st_size;
+	}
 	ret = posix_trace_open(lv->fd, &lv->trid);
 	if (ret)
 		goto err_open;
@@ -27,8 +36,17 @@ int lv_open(struct logview *lv, const char *path)
 		ret = posix_trace_get_status(lv->trid, &lv->status);
 	if (!ret)
 		ret = posix_trace_attr_getmaxdatasize(&lv->attr, &lv->max_data);
+	if (!ret)
+		ret = posix_trace_attr_getmaxsystemeventsize(&lv->attr, &sysev);
 	if (ret)
 		goto err_trace;
+	/*
+	 * System events (START and FILTER carry event sets) may hold more
+	 * than max-data-size: room for the larger, so that nothing is
+	 * truncated at read.
+	 */
+	if (lv->max_data < sysev)
+		lv->max_data = sysev;
 	/* One byte more than any event holds: malloc(0) is not an error. */
 	lv->buf = malloc(lv->max_data + 1);
 	if (!lv->buf) {
@@ -43,6 +61,15 @@ err_open:
 	close(lv->fd);
 	lv->fd = -1;
 	return ret;
+}
+
+void lv_complain(const char *cmd, const char *path, int err)
+{
+	if (err == EINVAL)
+		pt_err("%s: %s: not a posix-trace log, or damaged beyond reading",
+		       cmd, path);
+	else
+		pt_err("%s: %s: %s", cmd, path, strerror(err));
 }
 
 int lv_next(struct logview *lv, struct lv_event *ev)

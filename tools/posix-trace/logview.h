@@ -30,7 +30,7 @@ struct logview {
 	int fd;
 	trace_attr_t attr;
 	struct posix_trace_status_info status;	/* as the log recorded it */
-	size_t max_data;		/* the stream's maximum data size */
+	size_t max_data;		/* the most data an event of the log has */
 	unsigned char *buf;
 	char name[TRACE_EVENT_NAME_MAX];
 	uint64_t seq;
@@ -39,6 +39,8 @@ struct logview {
 
 /* 0, or an errno value (ENOENT, EINVAL for a file that is not a log...). */
 int lv_open(struct logview *lv, const char *path);
+/* "posix-trace: CMD: PATH: why" for an error of lv_open() or lv_next(). */
+void lv_complain(const char *cmd, const char *path, int err);
 /* 1: *ev is the next event; 0: end of the log; -errno on error. */
 int lv_next(struct logview *lv, struct lv_event *ev);
 int lv_rewind(struct logview *lv);

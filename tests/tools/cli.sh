@@ -1,0 +1,196 @@
+#!/bin/bash
+# posix-trace record/attach/report/stat on the host (no module): report in
+# its three formats and stat on the logs the module wrote
+# (fuzz/corpus/module-*.log), the rest of the corpus and a log with names
+# that need escaping: every format shows the same events as an
+# independent reader of the file (cli_check.py); garbage (cut and flipped
+# logs, random bytes, /dev/null, a FIFO, a directory, a missing file)
+# gives exit status 0 or 1 with a message, never a signal, also under
+# AddressSanitizer/UBSan; --help exits 0; bad usage exits 2; record and
+# attach without the module say so.
+set -uo pipefail
+
+P=tools/posix-trace/posix-trace
+CHECK="python3 tests/tools/cli_check.py"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; }
+# check NAME CMD...: ok if CMD succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else notok "$name"; fi
+}
+
+# The events of a log as each format shows them, compared with the file.
+same_events() {
+	local f=$1 fmt
+	for fmt in json csv text; do
+		"$P" report --format "$fmt" "$f" >"$T/out.$fmt" || return 1
+	done
+	$CHECK compare "$f" "$T/out.text" "$T/out.json" "$T/out.csv"
+}
+
+# stat names every type the report shows, and the log's attributes.
+stat_agrees() {
+	local f=$1 name
+	"$P" stat "$f" >"$T/stat" || return 1
+	grep -q '^stream size: [0-9][0-9]*$' "$T/stat" &&
+		grep -q '^max data size: [0-9][0-9]*$' "$T/stat" &&
+		grep -q '^log full policy: \(loop\|until-full\|append\)$' "$T/stat" &&
+		grep -q '^stream status: ' "$T/stat" || return 1
+	sed -n 's/^# type \(.*\): [0-9]*$/\1/p' "$T/out.text" | while IFS= read -r name; do
+		grep -qxF "  ${name}" <(sed 's/^  [0-9]* /  /' "$T/stat") ||
+			{ echo "# stat lacks type $name" >&2; exit 1; }
+	done
+}
+
+python3 -c 1 2>/dev/null || { ok "cli # SKIP python3 missing"; exit 0; }
+[[ -x $P ]] || { notok "cli: $P not built"; exit 0; }
+
+if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -Itests/unit \
+	-D_GNU_SOURCE -o "$T/mklog" tests/tools/cli_mklog.c libtrace/libposixtrace.a -ldl -pthread ||
+	! "$T/mklog" "$T/odd.log"; then
+	notok "cli_mklog builds and writes a log"
+fi
+
+for f in fuzz/corpus/module-*.log fuzz/corpus/seq fuzz/corpus/ring "$T/odd.log"; do
+	check "report text, json and csv show the events of $(basename "$f") as in the file" \
+		same_events "$f"
+	check "stat of $(basename "$f") names the attributes and every type" stat_agrees "$f"
+done
+
+# Counts of the module's logs, known from how they were written.
+n=$("$P" report --format json fuzz/corpus/module-loop.log | tail -n1 |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
+check "report counts the 520 events of module-loop.log" test "$n" = 520
+
+# Summary of the escaping log: counts per type, its status, the span.
+odd_summary() {
+	"$P" report "$T/odd.log" >"$T/odd.txt" &&
+		grep -qxF '# type q"uote: 2' "$T/odd.txt" &&
+		grep -qxF '# log: overrun yes, full no' "$T/odd.txt" &&
+		grep -qxF '# span: 1.000000999 s' "$T/odd.txt"
+}
+check "report text summary: counts per type, log overrun, span" odd_summary
+
+# --filter shows only the named types; the summary counts those.
+"$P" report --filter smoke_ev,posix_trace_stop fuzz/corpus/module-append.log >"$T/filt" 2>"$T/filt.err"
+rc=$?
+check "report --filter shows only the named types" test $rc = 0 -a \
+	"$(grep -vc '^# ' "$T/filt")" = "$(grep -c ' \(smoke_ev\|posix_trace_stop\) ' "$T/filt")"
+check "report --filter: summary counts the shown events" grep -qx "# events: $(grep -vc '^# ' "$T/filt")" "$T/filt"
+"$P" report --filter no_such_type fuzz/corpus/module-append.log >"$T/filt" 2>"$T/filt.err"
+check "report --filter of an unknown type: warning, no events, status 0" test $? = 0 -a \
+	"$(head -n1 "$T/filt")" = "# events: 0" -a -s "$T/filt.err"
+
+# Garbage.  Files whose header is wrong must be refused (1); damage
+# further on may leave a readable prefix (0).  Never a signal, never
+# silent failure, never a hang.
+mkdir "$T/bad" "$T/dir"
+mkfifo "$T/bad/fifo"
+head -c 4096 /dev/urandom >"$T/bad/random"
+: >"$T/bad/empty"
+for f in fuzz/corpus/module-append.log fuzz/corpus/module-loop.log; do
+	b=$(basename "$f" .log)
+	size=$(stat -c %s "$f")
+	for cut in 8 63 100 1000 $((size / 2)) $((size - 1)); do
+		head -c "$cut" "$f" >"$T/bad/$b.cut$cut"
+	done
+	flips=()
+	for off in 0 20 70 150 1000 $((size / 2)) $((size - 8)); do
+		flips+=("$off:$T/bad/$b.flip$off")
+	done
+	$CHECK flip "$f" "${flips[@]}"
+done
+must_fail=("$T/bad/fifo" "$T/bad/random" "$T/bad/empty" /dev/null "$T/dir" "$T/missing"
+	   "$T"/bad/*.cut8 "$T"/bad/*.cut63 "$T"/bad/*.flip0 "$T"/bad/*.flip20)
+
+# run_bad BIN FILE: status 0, or 1 with a message; 1 required for must_fail.
+# json and csv share the reading with text; json escapes the most.
+run_bad() {
+	local bin=$1 f=$2 args rc strict=0 x
+	for x in "${must_fail[@]}"; do [[ $x == "$f" ]] && strict=1; done
+	for args in "report --format json" "stat"; do
+		# shellcheck disable=SC2086
+		timeout 20 "$bin" $args "$f" >/dev/null 2>"$T/err"
+		rc=$?
+		if ((rc == 1)) && grep -q '^posix-trace: ' "$T/err"; then
+			continue
+		elif ((rc == 0 && !strict)); then
+			continue
+		fi
+		echo "# $bin $args $f: status $rc: $(head -c 300 "$T/err")" >&2
+		return 1
+	done
+}
+
+bad_all() {
+	local bin=$1 f fail=0
+	for f in fuzz/corpus/* "$T"/bad/* /dev/null "$T/dir" "$T/missing"; do
+		run_bad "$bin" "$f" || fail=1
+	done
+	return $fail
+}
+check "garbage, cut, flipped logs, FIFO, directory, /dev/null, missing: status 0/1 with a message" \
+	bad_all "$P"
+
+# The same under AddressSanitizer and UBSan: any error is a failure.
+if cc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -Iinclude -Iinclude/uapi -o "$T/posix-trace-asan" \
+	tools/posix-trace/*.c -Llibtrace -lposixtrace -Wl,-rpath,"$PWD/libtrace" -pthread \
+	2>"$T/asan.err"; then
+	export ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=98
+	check "report and stat under ASan/UBSan: corpus and garbage" bad_all "$T/posix-trace-asan"
+	check "report under ASan/UBSan: the escaping log" \
+		"$T/posix-trace-asan" report --format json "$T/odd.log" >/dev/null
+else
+	ok "ASan/UBSan run # SKIP cannot build with -fsanitize: $(head -c 200 "$T/asan.err")"
+fi
+
+# Output errors are reported, not ignored.
+"$P" report fuzz/corpus/module-loop.log >/dev/full 2>"$T/err"
+check "report to a full device: status 1 with a message" test $? = 1 -a -s "$T/err"
+
+for c in record attach report stat; do
+	"$P" "$c" --help >"$T/help" 2>&1
+	check "$c --help: usage on stdout, status 0" test $? = 0 -a \
+		"$(head -n1 "$T/help" | cut -d' ' -f1-3)" = "usage: posix-trace $c"
+done
+
+# bad usage NAME ARGS...: status 2 and a usage message on stderr.
+bad_usage() {
+	"$P" "$@" >/dev/null 2>"$T/err"
+	local rc=$?
+	((rc == 2)) && grep -q usage: "$T/err" && return 0
+	echo "# posix-trace $*: status $rc" >&2
+	return 1
+}
+check "bad usage exits 2" bad_usage report
+check "bad usage exits 2: report --format xml" bad_usage report --format xml fuzz/corpus/seq
+check "bad usage exits 2: report --bogus" bad_usage report --bogus fuzz/corpus/seq
+check "bad usage exits 2: report two logs" bad_usage report fuzz/corpus/seq fuzz/corpus/ring
+check "bad usage exits 2: stat without log" bad_usage stat
+check "bad usage exits 2: record without command" bad_usage record -o "$T/x.log"
+check "bad usage exits 2: record --size 12Q" bad_usage record --size 12Q -- true
+check "bad usage exits 2: record --size -1" bad_usage record --size -1 -- true
+check "bad usage exits 2: record --stream-policy append" bad_usage record --stream-policy append -- true
+check "bad usage exits 2: record --log-policy flush" bad_usage record --log-policy flush -- true
+check "bad usage exits 2: attach without pid" bad_usage attach
+check "bad usage exits 2: attach abc" bad_usage attach abc
+check "bad usage exits 2: attach 0" bad_usage attach 0
+check "bad usage exits 2: unknown command" bad_usage frobnicate
+
+if [[ -e /dev/posix_trace ]]; then
+	ok "record and attach without the module # SKIP /dev/posix_trace exists"
+else
+	(cd "$T" && "$OLDPWD/$P" record -- true) 2>"$T/err"
+	check "record without the module: status 1, says to load it, writes no log" \
+		test $? = 1 -a ! -e "$T/posix-trace.log" -a \
+		"$(grep -c 'is the posix_trace module loaded?' "$T/err")" = 1
+	"$P" attach -o "$T/a.log" 1 2>"$T/err"
+	check "attach without the module: status 1, says to load it" \
+		test $? = 1 -a "$(grep -c 'is the posix_trace module loaded?' "$T/err")" = 1
+fi

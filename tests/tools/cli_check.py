@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+# Helper of tests/tools/cli.sh (one python3 per log: it starts slowly).
+#
+# compare LOG TEXT JSON CSV: the events of the trace log LOG, read from
+# the file itself following Documentation/log-format.md (independently of
+# the library), must be those of the three "posix-trace report" outputs,
+# each event as "TIME PID ID NAME LEN TRUNCATED HEX" (text has no ID); each
+# format must keep its promises (valid JSON Lines ending with a summary
+# that counts the events; RFC 4180 with its header and CRLF; text summary
+# lines that count what is shown).  Any mismatch: message, exit 1.
+#
+# flip SRC OFF:DST...: copies of SRC with the byte at OFF inverted.
+#
+# Names are compared as JSON shows them (bytes that are not UTF-8 as
+# U+FFFD).
+import csv
+import json
+import re
+import struct
+import sys
+
+
+def fail(msg):
+    print(f"cli_check: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def ts(ns):
+    return f"{ns // 10**9}.{ns % 10**9:09d}"
+
+
+def line(out, time, pid, ident, name, length, trunc, hexdata, raw=True):
+    # Names as JSON gives them: bytes that are not UTF-8 are U+FFFD.
+    if raw:
+        name = name.encode("latin-1").decode("utf-8", "replace")
+    out.append(f"{time} {pid} {ident} {ascii(name)} {length} {trunc} {hexdata}")
+
+
+def read_log(path):
+    out = []
+    data = open(path, "rb").read()
+    (magic, major, _minor, _order, _word, layout, _r, hsize, _bmax, tag, _r2,
+     ring_off, ring_size, slot_size) = struct.unpack_from("<8sHHBBBBIIIIQQI", data)
+    if magic != b"PTRCLOG\0" or major != 1:
+        fail(f"{path}: not a log")
+
+    def block(off):
+        if off + 32 > len(data):
+            return None
+        bmagic, btype, _flags, blen, _crc, seq, count, btag = \
+            struct.unpack_from("<IHHIIQII", data, off)
+        if bmagic != 0x4B425450 or btag != tag or blen < 32 or off + blen > len(data):
+            return None
+        return btype, blen, seq, count
+
+    info = block(hsize)
+    if not info or info[0] != 1:
+        fail(f"{path}: no INFO block")
+    rt0, mono0 = struct.unpack_from("<QQ", data, hsize + 32 + 8)
+    names = {}
+    events = []   # (seq, offset, count) of EVENTS blocks
+
+    def types(off, count):
+        p = off + 32
+        for _ in range(count):
+            ident, nlen = struct.unpack_from("<IH", data, p)
+            names.setdefault(ident, data[p + 8:p + 8 + nlen].decode("latin-1"))
+            p += (8 + nlen + 7) & ~7
+
+    off = hsize + info[1]
+    end = ring_off if layout == 2 else len(data)
+    while off < end:
+        b = block(off)
+        if not b:
+            break
+        if b[0] == 2:
+            types(off, b[3])
+        elif b[0] == 3 and layout == 1:
+            events.append((b[2], off, b[3]))
+        elif b[0] == 4 and layout == 1:
+            break
+        off += b[1]
+    if layout == 2:
+        for i in range(ring_size // slot_size):
+            b = block(ring_off + i * slot_size)
+            if b and b[0] == 3:
+                events.append((b[2], ring_off + i * slot_size, b[3]))
+        events.sort()
+    for _seq, off, count in events:
+        p = off + 32
+        for _ in range(count):
+            size, ident, pid, _tid, dlen, flags, _rseq, stamp = \
+                struct.unpack_from("<IIIIIIQQ", data, p)
+            line(out, ts(rt0 + stamp - mono0), pid, ident, names.get(ident, "?"), dlen,
+                 "record" if flags & 1 else "none", data[p + 56:p + 56 + dlen].hex())
+            p += size
+    return out
+
+
+def read_json(path):
+    out = []
+    lines = open(path, "rb").read().decode("utf-8").splitlines()
+    if not lines:
+        fail(f"{path}: empty")
+    objs = [json.loads(x) for x in lines]
+    evs, summ = objs[:-1], objs[-1]
+    if summ.get("type") != "summary" or any(o.get("type") != "event" for o in evs):
+        fail(f"{path}: events then one summary expected")
+    if summ["events"] != len(evs) or sum(t["count"] for t in summ["per_type"]) != len(evs):
+        fail(f"{path}: summary counts differ from the events")
+    for i, o in enumerate(evs):
+        if o["seq"] < i or o["time"] != f"{o['sec']}.{o['nsec']:09d}":
+            fail(f"event {i}: seq or time")
+        raw = bytes.fromhex(o["hex"])
+        if o["text"] != "".join(chr(c) if 0x20 <= c < 0x7f else "." for c in raw):
+            fail(f"event {i}: text is not the printable form of hex")
+        line(out, o["time"], o["pid"], o["id"], o["name"], o["len"], o["truncated"], o["hex"],
+             raw=False)
+    return out
+
+
+def read_csv(path):
+    out = []
+    with open(path, newline="", encoding="latin-1") as f:
+        rows = list(csv.reader(f))
+    head = "seq,time,pid,thread,id,name,len,truncated,hex,text".split(",")
+    if not rows or rows[0] != head:
+        fail(f"{path}: header row")
+    if not open(path, "rb").read().endswith(b"\r\n"):
+        fail(f"{path}: no CRLF line ends")
+    for r in rows[1:]:
+        d = dict(zip(head, r))
+        line(out, d["time"], d["pid"], d["id"], d["name"], d["len"], d["truncated"], d["hex"])
+    return out
+
+
+TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d+) bytes"
+                     r"(?: \(truncated at (\w+)\))?(?:: ([0-9a-f ]+) \|(.*)\|)?$")
+
+
+def read_text(path):
+    out = []
+    n, summary = 0, {}
+    for raw in open(path, "rb").read().decode("latin-1").split("\n")[:-1]:
+        if raw.startswith("# "):
+            k, _, v = raw[2:].partition(": ")
+            summary[k] = v
+            continue
+        m = TEXT_RE.match(raw)
+        if not m:
+            fail(f"bad line {raw!r}")
+        n += 1
+        name = re.sub(r"\\x([0-9a-f]{2})", lambda x: chr(int(x.group(1), 16)), m[4])
+        line(out, m[1], m[2], "-", name, m[5], m[6] or "none", (m[7] or "").replace(" ", ""))
+    if int(summary.get("events", -1)) != n:
+        fail(f"summary says {summary.get('events')} events, {n} shown")
+    if sum(int(v) for k, v in summary.items() if k.startswith("type ")) != n:
+        fail("counts per type do not add up")
+    return out
+
+
+def same(what, a, b):
+    if a != b:
+        diff = [f"  {x!r} != {y!r}" for x, y in zip(a, b) if x != y][:3]
+        fail(f"{what}: {len(a)} and {len(b)} events differ:\n" + "\n".join(diff))
+
+
+def no_id(events):
+    return [" ".join(e.split(" ")[:2] + e.split(" ")[3:]) for e in events]
+
+
+def compare(log, text, jsonl, csvf):
+    events = read_log(log)
+    if not events:
+        fail(f"{log}: no events")
+    same(f"{log} and its json report", events, read_json(jsonl))
+    same(f"{log} and its csv report", events, read_csv(csvf))
+    same(f"{log} and its text report", no_id(events), no_id(read_text(text)))
+
+
+def flip(src, *pairs):
+    orig = open(src, "rb").read()
+    for pair in pairs:
+        off, dst = pair.split(":", 1)
+        d = bytearray(orig)
+        d[int(off)] ^= 0xff
+        open(dst, "wb").write(d)
+
+
+{"compare": compare, "flip": flip}[sys.argv[1]](*sys.argv[2:])

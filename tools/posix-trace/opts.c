@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Option values of posix-trace(1): see opts.h. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace.h>
+#include "opts.h"
+
+int opt_size(const char *s, size_t *v)
+{
+	unsigned long long n, mul = 1;
+	char *end;
+
+	if (*s < '0' || *s > '9')	/* no sign, no blank */
+		return -1;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': mul = 1ULL << 10; end++; break;
+	case 'm': case 'M': mul = 1ULL << 20; end++; break;
+	case 'g': case 'G': mul = 1ULL << 30; end++; break;
+	}
+	if (*end || n > SIZE_MAX / mul)
+		return -1;
+	*v = n * mul;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int policy;
+} policies[] = {
+	{ "loop", POSIX_TRACE_LOOP },
+	{ "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "flush", POSIX_TRACE_FLUSH },
+	{ "append", POSIX_TRACE_APPEND },
+};
+
+int opt_policy(const char *s, const char *const *allowed)
+{
+	unsigned int i;
+
+	for (; *allowed; allowed++) {
+		if (strcmp(s, *allowed))
+			continue;
+		for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+			if (!strcmp(s, policies[i].name))
+				return policies[i].policy;
+		}
+	}
+	return 0;
+}
+
+const char *opt_policy_name(int policy)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		if (policies[i].policy == policy)
+			return policies[i].name;
+	}
+	return "?";
+}
+
+int namelist_parse(struct namelist *l, const char *s)
+{
+	size_t old = l->used, len = strlen(s), n, i;
+	char *buf, **v, *p;
+
+	/* One buffer, old names then new: the old ones are re-pointed. */
+	buf = realloc(l->buf, old + len + 1);
+	if (!buf)
+		return -1;
+	l->buf = buf;
+	memcpy(buf + old, s, len + 1);
+	l->used = old + len + 1;
+	for (n = 1, p = buf + old; (p = strchr(p, ',')); p++)
+		n++;
+	v = realloc(l->v, (l->n + n) * sizeof(*v));
+	if (!v)
+		return -1;
+	l->v = v;
+	for (i = 0, p = buf; i < l->n; i++, p += strlen(p) + 1)
+		v[i] = p;
+	for (p = buf + old; ; ) {
+		v[l->n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return 0;
+}
+
+bool namelist_has(const struct namelist *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (!strcmp(l->v[i], name))
+			return true;
+	}
+	return false;
+}
+
+void namelist_free(struct namelist *l)
+{
+	free(l->v);
+	free(l->buf);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Stream options and creation for record and attach: see recorder.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/posix_trace.h>
+#include "cli.h"
+#include "recorder.h"
+
+static const char *const stream_policies[] = { "loop", "until-full", "flush", NULL };
+static const char *const log_policies[] = { "loop", "until-full", "append", NULL };
+
+void rec_opts_init(struct rec_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->log = REC_DEFAULT_LOG;
+}
+
+void rec_opts_free(struct rec_opts *o)
+{
+	namelist_free(&o->filter);
+}
+
+void rec_help(FILE *f)
+{
+	fputs("  -o LOG                the trace log (default " REC_DEFAULT_LOG
+	      "; truncated if it\n"
+	      "                        exists)\n"
+	      "  --inherit             trace the children the process forks from now\n"
+	      "                        on too (POSIX_TRACE_INHERITED)\n"
+	      "  --stream-policy P     what a full stream does: loop, until-full or\n"
+	      "                        flush (default flush: write it to the log)\n"
+	      "  --log-policy P        what a full log does: loop (keep the newest),\n"
+	      "                        until-full (stop), or append (no limit;\n"
+	      "                        default)\n"
+	      "  --size BYTES          stream-min-size: buffer per CPU (default 1M)\n"
+	      "  --max-data BYTES      max-data-size: data kept per event, longer data\n"
+	      "                        is truncated (default 256, at most 64K)\n"
+	      "  --filter NAME,...     event types NOT to record (user event names or\n"
+	      "                        posix_trace_error); may be repeated\n"
+	      "  -h, --help            this help\n"
+	      "BYTES takes a K, M or G suffix (powers of 1024).  The log size of the\n"
+	      "loop and until-full log policies is the default, 16M.\n", f);
+}
+
+int rec_option(struct rec_opts *o, const char *cmd, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'o':
+		o->log = arg;
+		return PT_EXIT_OK;
+	case REC_OPT_INHERIT:
+		o->inherit = true;
+		return PT_EXIT_OK;
+	case REC_OPT_STREAM_POLICY:
+		o->stream_policy = opt_policy(arg, stream_policies);
+		if (o->stream_policy)
+			return PT_EXIT_OK;
+		pt_err("%s: unknown stream policy '%s' (loop, until-full or flush)",
+		       cmd, arg);
+		return PT_EXIT_USAGE;
+	case REC_OPT_LOG_POLICY:
+		o->log_policy = opt_policy(arg, log_policies);
+		if (o->log_policy)
+			return PT_EXIT_OK;
+		pt_err("%s: unknown log policy '%s' (loop, until-full or append)",
+		       cmd, arg);
+		return PT_EXIT_USAGE;
+	case REC_OPT_SIZE:
+	case REC_OPT_MAX_DATA:
+		if (!opt_size(arg, opt == REC_OPT_SIZE ? &o->size : &o->max_data))
+			return PT_EXIT_OK;
+		pt_err("%s: bad size '%s' (BYTES with an optional K, M or G)", cmd,
+		       arg);
+		return PT_EXIT_USAGE;
+	case REC_OPT_FILTER:
+		if (!namelist_parse(&o->filter, arg))
+			return PT_EXIT_OK;
+		pt_err("%s: out of memory", cmd);
+		return PT_EXIT_FAIL;
+	}
+	return PT_EXIT_USAGE;
+}
+
+static void no_device(const char *cmd, int err)
+{
+	pt_err("%s: cannot open " REC_DEVICE ": %s (is the posix_trace module loaded?)",
+	       cmd, strerror(err));
+}
+
+int rec_check_device(const char *cmd)
+{
+	int fd = open(REC_DEVICE, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		no_device(cmd, errno);
+		return PT_EXIT_FAIL;
+	}
+	close(fd);
+	return 0;
+}
+
+int rec_open_log(const char *cmd, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		pt_err("%s: cannot create %s: %s", cmd, path, strerror(errno));
+	return fd;
+}
+
+static int make_attr(const char *cmd, const struct rec_opts *o, trace_attr_t *a)
+{
+	char name[64];
+	int ret;
+
+	snprintf(name, sizeof(name), "posix-trace %s", cmd);
+	ret = posix_trace_attr_init(a);
+	if (!ret)
+		ret = posix_trace_attr_setname(a, name);
+	if (!ret && o->inherit)
+		ret = posix_trace_attr_setinherited(a, POSIX_TRACE_INHERITED);
+	if (!ret && o->stream_policy)
+		ret = posix_trace_attr_setstreamfullpolicy(a, o->stream_policy);
+	if (ret)
+		goto err;
+	ret = posix_trace_attr_setlogfullpolicy(a, o->log_policy ? o->log_policy :
+						POSIX_TRACE_APPEND);
+	if (ret)
+		goto err;
+	if (o->size && posix_trace_attr_setstreamsize(a, o->size)) {
+		pt_err("%s: --size %zu is too small", cmd, o->size);
+		goto err_destroy;
+	}
+	if (o->max_data && posix_trace_attr_setmaxdatasize(a, o->max_data)) {
+		pt_err("%s: --max-data %zu is not accepted", cmd, o->max_data);
+		goto err_destroy;
+	}
+	return 0;
+err:
+	pt_err("%s: cannot set the attributes: %s", cmd, strerror(ret));
+err_destroy:
+	posix_trace_attr_destroy(a);
+	return PT_EXIT_FAIL;
+}
+
+/* The id of a filter name: a system event's, or the stream's for a user
+ * name (registered now if the process has not opened it yet). */
+static int filter_id(trace_id_t trid, const char *name, trace_event_id_t *id)
+{
+	static const char *const sys[] = POSIX_TRACE_SYSTEM_NAMES;
+	unsigned int i;
+
+	for (i = 1; i < sizeof(sys) / sizeof(sys[0]); i++) {
+		if (sys[i] && !strcmp(sys[i], name)) {
+			*id = i;
+			return 0;
+		}
+	}
+	return posix_trace_trid_eventid_open(trid, name, id);
+}
+
+static int set_filter(const char *cmd, const struct rec_opts *o, trace_id_t trid)
+{
+	trace_event_set_t set;
+	trace_event_id_t id;
+	size_t i;
+	int ret;
+
+	if (!o->filter.n)
+		return 0;
+	ret = posix_trace_eventset_empty(&set);
+	for (i = 0; !ret && i < o->filter.n; i++) {
+		ret = filter_id(trid, o->filter.v[i], &id);
+		if (ret) {
+			pt_err("%s: --filter '%s': %s", cmd, o->filter.v[i],
+			       strerror(ret));
+			return PT_EXIT_FAIL;
+		}
+		ret = posix_trace_eventset_add(id, &set);
+	}
+	if (!ret)
+		ret = posix_trace_set_filter(trid, &set, POSIX_TRACE_SET_EVENTSET);
+	if (ret) {
+		pt_err("%s: cannot set the filter: %s", cmd, strerror(ret));
+		return PT_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static void create_failed(const char *cmd, pid_t pid, int err)
+{
+	switch (err) {
+	case ENOSYS:
+	case ENODEV:
+	case ENOENT:
+		no_device(cmd, err);
+		break;
+	case EPERM:
+	case EACCES:
+		pt_err("%s: not allowed to trace process %d: %s (tracing needs the "
+		       "rights of a ptrace attach: same user, or CAP_SYS_PTRACE)",
+		       cmd, (int)pid, strerror(err));
+		break;
+	case ESRCH:
+		pt_err("%s: no process %d", cmd, (int)pid);
+		break;
+	case EINVAL:
+		pt_err("%s: cannot create the stream: %s (check --size, --max-data, "
+		       "the policies, and that the log is a regular file)", cmd,
+		       strerror(err));
+		break;
+	case EAGAIN:
+		pt_err("%s: cannot create the stream: too many streams "
+		       "(TRACE_SYS_MAX or the per-user limit)", cmd);
+		break;
+	default:
+		pt_err("%s: cannot create the stream for process %d: %s", cmd,
+		       (int)pid, strerror(err));
+	}
+}
+
+int rec_create(const char *cmd, const struct rec_opts *o, pid_t pid, int fd,
+	       trace_id_t *trid)
+{
+	trace_attr_t a;
+	int ret;
+
+	ret = make_attr(cmd, o, &a);
+	if (ret)
+		return ret;
+	ret = posix_trace_create_withlog(pid, &a, fd, trid);
+	posix_trace_attr_destroy(&a);
+	if (ret) {
+		create_failed(cmd, pid, ret);
+		return PT_EXIT_FAIL;
+	}
+	ret = set_filter(cmd, o, *trid);
+	if (ret)
+		posix_trace_shutdown(*trid);
+	return ret;
+}

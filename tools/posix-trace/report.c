@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * posix-trace report LOG [--format text|json|csv] [--filter NAME,...]
+ *
+ * One line per event, then a summary.  The formats:
+ *   text  TIME pid PID thread 0xTHREAD NAME LEN bytes[ (truncated...)]
+ *         [: HEX |PRINTABLE|], then summary lines starting with "# "
+ *   json  JSON Lines: one object per event ("type":"event"), then one
+ *         summary object ("type":"summary")
+ *   csv   RFC 4180 with a header row and CRLF line ends; no summary
+ * TIME is CLOCK_REALTIME "seconds.nanoseconds"; hex and printable data
+ * are the whole data (printable: bytes outside 0x20..0x7e as '.').
+ * --filter keeps only the events of the named types; the summary counts
+ * what is shown.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "logview.h"
+#include "opts.h"
+#include "textfmt.h"
+
+enum format { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+/* Events per type id; ids outside the table count in the last slot. */
+#define NR_IDS (__POSIX_TRACE_ID_NR + 1)
+
+struct summary {
+	unsigned long long events;
+	unsigned long long per_id[NR_IDS];
+	struct timespec first, last;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: posix-trace report LOG [--format text|json|csv] [--filter NAME,...]\n"
+	      "Print every event of the trace log LOG, one per line, then a summary.\n"
+	      "\n"
+	      "  --format text  (default) TIME pid PID thread THREAD NAME LEN bytes\n"
+	      "                 [(truncated ...)]: HEX |PRINTABLE|, then summary lines\n"
+	      "                 starting with \"# \" (events, first, last, span, count per\n"
+	      "                 type, overrun and full status of stream and log)\n"
+	      "  --format json  JSON Lines: one object per event with \"type\":\"event\",\n"
+	      "                 then one object with \"type\":\"summary\"\n"
+	      "  --format csv   RFC 4180, header row, CRLF line ends; no summary\n"
+	      "  --filter NAME,...  show only the events of these types (the summary\n"
+	      "                 counts the events shown)\n"
+	      "  -h, --help\n"
+	      "\n"
+	      "TIME is CLOCK_REALTIME seconds.nanoseconds; data is shown whole, in hex\n"
+	      "and as text with every byte outside 0x20..0x7e as '.'.\n"
+	      "Exit status: 0, 1 if LOG cannot be read, 2 for bad usage.\n", f);
+}
+
+static const char *trunc_name(int t)
+{
+	switch (t) {
+	case POSIX_TRACE_NOT_TRUNCATED: return "none";
+	case POSIX_TRACE_TRUNCATED_RECORD: return "record";
+	case POSIX_TRACE_TRUNCATED_READ: return "read";
+	}
+	return "?";
+}
+
+static void event_text(const struct lv_event *ev)
+{
+	char ts[TF_TS_LEN];
+
+	printf("%s pid %-7d thread %#-14" PRIx64 " ", tf_ts(ts, &ev->ts),
+	       (int)ev->pid, ev->thread);
+	tf_text(stdout, ev->name);
+	printf(" %zu bytes", ev->len);
+	if (ev->truncation != POSIX_TRACE_NOT_TRUNCATED)
+		printf(" (truncated at %s)", trunc_name(ev->truncation));
+	if (ev->len) {
+		fputs(": ", stdout);
+		tf_hex(stdout, ev->data, ev->len, " ");
+		fputs(" |", stdout);
+		tf_printable(stdout, ev->data, ev->len);
+		putchar('|');
+	}
+	putchar('\n');
+}
+
+/* The printable form of the data, for JSON and CSV (n + 1 bytes). */
+static char *printable(char *dst, const struct lv_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->len; i++)
+		dst[i] = ev->data[i] >= 0x20 && ev->data[i] < 0x7f ?
+			 (char)ev->data[i] : '.';
+	dst[i] = '\0';
+	return dst;
+}
+
+static void event_json(const struct lv_event *ev, char *txt)
+{
+	char ts[TF_TS_LEN];
+
+	printf("{\"type\":\"event\",\"seq\":%" PRIu64 ",\"time\":\"%s\","
+	       "\"sec\":%lld,\"nsec\":%ld,\"pid\":%d,\"thread\":\"%#" PRIx64 "\","
+	       "\"id\":%u,\"name\":",
+	       ev->seq, tf_ts(ts, &ev->ts), (long long)ev->ts.tv_sec,
+	       (long)ev->ts.tv_nsec, (int)ev->pid, ev->thread, ev->id);
+	tf_json(stdout, ev->name, strlen(ev->name));
+	printf(",\"len\":%zu,\"truncated\":\"%s\",\"hex\":\"", ev->len,
+	       trunc_name(ev->truncation));
+	tf_hex(stdout, ev->data, ev->len, "");
+	fputs("\",\"text\":", stdout);
+	tf_json(stdout, printable(txt, ev), ev->len);
+	fputs("}\n", stdout);
+}
+
+static const char csv_header[] =
+	"seq,time,pid,thread,id,name,len,truncated,hex,text\r\n";
+
+static void event_csv(const struct lv_event *ev, char *txt)
+{
+	char ts[TF_TS_LEN];
+
+	printf("%" PRIu64 ",%s,%d,%#" PRIx64 ",%u,", ev->seq, tf_ts(ts, &ev->ts),
+	       (int)ev->pid, ev->thread, ev->id);
+	tf_csv(stdout, ev->name, strlen(ev->name));
+	printf(",%zu,%s,", ev->len, trunc_name(ev->truncation));
+	tf_hex(stdout, ev->data, ev->len, "");
+	putchar(',');
+	tf_csv(stdout, printable(txt, ev), ev->len);
+	fputs("\r\n", stdout);
+}
+
+static void count(struct summary *s, const struct lv_event *ev)
+{
+	if (!s->events)
+		s->first = ev->ts;
+	s->last = ev->ts;
+	s->events++;
+	s->per_id[ev->id < NR_IDS - 1 ? ev->id : NR_IDS - 1]++;
+}
+
+static long long span_ns(const struct summary *s)
+{
+	return (long long)(s->last.tv_sec - s->first.tv_sec) * 1000000000LL +
+	       (s->last.tv_nsec - s->first.tv_nsec);
+}
+
+static const char *id_name(struct logview *lv, unsigned int id, char *buf)
+{
+	if (id >= NR_IDS - 1 || posix_trace_eventid_get_name(lv->trid, id, buf))
+		strcpy(buf, "?");
+	return buf;
+}
+
+static const char *yes_no(int v)
+{
+	return v ? "yes" : "no";
+}
+
+static void summary_text(struct logview *lv, const struct summary *s)
+{
+	const struct posix_trace_status_info *st = &lv->status;
+	char name[TRACE_EVENT_NAME_MAX], ts[TF_TS_LEN];
+	long long span = span_ns(s);
+	unsigned int id;
+
+	printf("# events: %llu\n", s->events);
+	if (s->events) {
+		printf("# first: %s\n", tf_ts(ts, &s->first));
+		printf("# last: %s\n", tf_ts(ts, &s->last));
+		printf("# span: %s%lld.%09lld s\n", span < 0 ? "-" : "",
+		       llabs(span) / 1000000000LL, llabs(span) % 1000000000LL);
+	}
+	for (id = 0; id < NR_IDS; id++) {
+		if (!s->per_id[id])
+			continue;
+		fputs("# type ", stdout);
+		tf_text(stdout, id_name(lv, id, name));
+		printf(": %llu\n", s->per_id[id]);
+	}
+	printf("# stream: overrun %s, full %s\n",
+	       yes_no(st->posix_stream_overrun_status == POSIX_TRACE_OVERRUN),
+	       yes_no(st->posix_stream_full_status == POSIX_TRACE_FULL));
+	printf("# log: overrun %s, full %s\n",
+	       yes_no(st->posix_log_overrun_status == POSIX_TRACE_OVERRUN),
+	       yes_no(st->posix_log_full_status == POSIX_TRACE_FULL));
+}
+
+static const char *json_bool(int v)
+{
+	return v ? "true" : "false";
+}
+
+static void summary_json(struct logview *lv, const struct summary *s)
+{
+	const struct posix_trace_status_info *st = &lv->status;
+	char name[TRACE_EVENT_NAME_MAX], ts[TF_TS_LEN];
+	const char *sep = "";
+	unsigned int id;
+
+	printf("{\"type\":\"summary\",\"events\":%llu", s->events);
+	if (s->events) {
+		printf(",\"first\":\"%s\"", tf_ts(ts, &s->first));
+		printf(",\"last\":\"%s\",\"span_ns\":%lld", tf_ts(ts, &s->last),
+		       span_ns(s));
+	}
+	fputs(",\"per_type\":[", stdout);
+	for (id = 0; id < NR_IDS; id++) {
+		if (!s->per_id[id])
+			continue;
+		printf("%s{\"id\":%u,\"name\":", sep, id);
+		id_name(lv, id, name);
+		tf_json(stdout, name, strlen(name));
+		printf(",\"count\":%llu}", s->per_id[id]);
+		sep = ",";
+	}
+	printf("],\"stream_overrun\":%s,\"stream_full\":%s,"
+	       "\"log_overrun\":%s,\"log_full\":%s}\n",
+	       json_bool(st->posix_stream_overrun_status == POSIX_TRACE_OVERRUN),
+	       json_bool(st->posix_stream_full_status == POSIX_TRACE_FULL),
+	       json_bool(st->posix_log_overrun_status == POSIX_TRACE_OVERRUN),
+	       json_bool(st->posix_log_full_status == POSIX_TRACE_FULL));
+}
+
+/* Bytes a record takes in the log: an estimate of how far we are. */
+static unsigned long long record_bytes(const struct lv_event *ev)
+{
+	return 56 + ((ev->len + 7) & ~(size_t)7);
+}
+
+static int report(struct logview *lv, const char *path, enum format fmt,
+		  const struct namelist *show)
+{
+	struct summary *s = calloc(1, sizeof(*s));
+	char *txt = malloc(lv->max_data + 1);
+	unsigned long long bytes = 0;
+	struct progress pr;
+	struct lv_event ev;
+	int ret = PT_EXIT_OK, r;
+
+	if (!s || !txt) {
+		pt_err("report: out of memory");
+		ret = PT_EXIT_FAIL;
+		goto out;
+	}
+	if (fmt == FMT_CSV)
+		fputs(csv_header, stdout);
+	progress_start(&pr, "report", lv->file_size);
+	while ((r = lv_next(lv, &ev)) > 0) {
+		bytes += record_bytes(&ev);
+		progress_update(&pr, bytes < pr.total ? bytes : pr.total);
+		if (show->n && !namelist_has(show, ev.name))
+			continue;
+		count(s, &ev);
+		if (fmt == FMT_TEXT)
+			event_text(&ev);
+		else if (fmt == FMT_JSON)
+			event_json(&ev, txt);
+		else
+			event_csv(&ev, txt);
+	}
+	progress_end(&pr);
+	if (r < 0) {
+		lv_complain("report", path, -r);
+		ret = PT_EXIT_FAIL;
+		goto out;
+	}
+	if (fmt == FMT_TEXT)
+		summary_text(lv, s);
+	else if (fmt == FMT_JSON)
+		summary_json(lv, s);
+out:
+	free(txt);
+	free(s);
+	return ret;
+}
+
+struct known {
+	const struct namelist *names;
+	bool *seen;
+};
+
+static void mark_known(trace_event_id_t id, const char *name, void *arg)
+{
+	struct known *k = arg;
+	size_t i;
+
+	(void)id;
+	for (i = 0; i < k->names->n; i++) {
+		if (!strcmp(k->names->v[i], name))
+			k->seen[i] = true;
+	}
+}
+
+/* A name no type of the log has is most likely a typo: say so. */
+static void warn_unknown(struct logview *lv, const char *path,
+			 const struct namelist *show)
+{
+	struct known k = { show, calloc(show->n + 1, sizeof(bool)) };
+	size_t i;
+
+	if (!k.seen || lv_event_types(lv, mark_known, &k)) {
+		free(k.seen);
+		return;
+	}
+	for (i = 0; i < show->n; i++) {
+		if (!k.seen[i])
+			pt_err("report: warning: %s has no event type '%s'", path,
+			       show->v[i]);
+	}
+	free(k.seen);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct namelist show = { 0 };
+	enum format fmt = FMT_TEXT;
+	struct logview lv;
+	const char *path;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!strcmp(optarg, "text")) {
+				fmt = FMT_TEXT;
+			} else if (!strcmp(optarg, "json")) {
+				fmt = FMT_JSON;
+			} else if (!strcmp(optarg, "csv")) {
+				fmt = FMT_CSV;
+			} else {
+				pt_err("report: unknown format '%s' (text, json or csv)",
+				       optarg);
+				goto usage;
+			}
+			break;
+		case 'F':
+			if (namelist_parse(&show, optarg)) {
+				pt_err("report: out of memory");
+				namelist_free(&show);
+				return PT_EXIT_FAIL;
+			}
+			break;
+		case 'h':
+			namelist_free(&show);
+			usage(stdout);
+			return PT_EXIT_OK;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 1) {
+		pt_err("report: %s", argc == optind ? "no LOG given" : "one LOG only");
+		goto usage;
+	}
+	path = argv[optind];
+	ret = lv_open(&lv, path);
+	if (ret) {
+		lv_complain("report", path, ret);
+		namelist_free(&show);
+		return PT_EXIT_FAIL;
+	}
+	if (show.n)
+		warn_unknown(&lv, path, &show);
+	ret = report(&lv, path, fmt, &show);
+	lv_close(&lv);
+	namelist_free(&show);
+	if (fflush(stdout) || ferror(stdout)) {
+		pt_err("report: writing the report: %s", strerror(errno));
+		ret = PT_EXIT_FAIL;
+	}
+	return ret;
+
+usage:
+	namelist_free(&show);
+	usage(stderr);
+	return PT_EXIT_USAGE;
+}
