@@ -78,6 +78,9 @@ for log in "${logs[@]}"; do
 	if ((have_py)); then
 		check "Chrome JSON of $b: valid JSON, Trace Event Format fields, $n events equal the reference" \
 			$CHECK chrome "$T/$b.ref" "$T/$b.json"
+		"$PT" report --format json "$log" >"$T/$b.report" 2>/dev/null
+		check "posix-trace report of $b shows the same $n events as the reference, so as both exports" \
+			$CHECK report "$T/$b.ref" <"$T/$b.report"
 	else
 		ok "Chrome JSON of $b # SKIP python3 missing"
 	fi

@@ -8,6 +8,10 @@
 #       prints the events in the reference form (to diff with it)
 #   convert_check.py chrome REF FILE.json [REF FILE.json...]
 #       checks the Trace Event Format: prints what is wrong, exits 1
+#   convert_check.py report REF < "posix-trace report --format json" output
+#       checks that report shows the same events as the reference (so as
+#       both exports): count, ns timestamps, names, pids, threads,
+#       truncation and data; prints what differs, exits 1
 import codecs
 import decimal
 import json
@@ -118,11 +122,43 @@ def chrome(ref_path, json_path):
     return 1 if errors else 0
 
 
+REPORT_TRUNC = {'none': 0, 'record': 1, 'read': 2}
+
+
+def report(ref_path):
+    """posix-trace report writes bytes that are not UTF-8 as U+FFFD."""
+    def name_of(b):
+        return re.sub('\ufffd+', '\ufffd', b.decode('utf-8', 'replace'))
+    ref = [line.split() for line in open(ref_path)]
+    got = [json.loads(line) for line in sys.stdin]
+    got = [e for e in got if e.get('type') == 'event']
+    bad = 0
+    if len(got) != len(ref):
+        print('report: %d events, reference %d' % (len(got), len(ref)))
+        return 1
+    for i, (r, e) in enumerate(zip(ref, got)):
+        ns, name, pid, thread, _address, trunc, data = r
+        want = (int(ns), name_of(bytes.fromhex(name if name != '-' else '')),
+                int(pid), int(thread, 16), int(trunc), data if data != '-' else '')
+        have = (e['sec'] * 10**9 + e['nsec'], re.sub('\ufffd+', '\ufffd', e['name']),
+                e['pid'], int(e['thread'], 16), REPORT_TRUNC.get(e['truncated'], -1),
+                e['hex'])
+        if want != have:
+            print('report: event %d: %r, reference %r' % (i, have, want))
+            bad += 1
+            if bad > 5:
+                break
+    return 1 if bad else 0
+
+
 if __name__ == '__main__':
     if sys.argv[1:2] == ['bt2']:
         bt2()
     elif sys.argv[1:2] == ['chrome'] and len(sys.argv) >= 4 and len(sys.argv) % 2 == 0:
         pairs = zip(sys.argv[2::2], sys.argv[3::2])
         sys.exit(max(chrome(ref, path) for ref, path in pairs))
+    elif sys.argv[1:2] == ['report'] and len(sys.argv) == 3:
+        sys.exit(report(sys.argv[2]))
     else:
-        sys.exit('usage: convert_check.py bt2 | chrome REF FILE.json [REF FILE.json...]')
+        sys.exit('usage: convert_check.py bt2 | chrome REF FILE.json [REF FILE.json...]'
+                 ' | report REF')

@@ -63,35 +63,12 @@ static int convert_events(struct convert *c, const char **what)
 	return ret < 0 ? -ret : ret;
 }
 
-/*
- * lv_open() sizes its buffer for the stream's max data size, but a system
- * event can be larger (posix_trace_start carries the filter: 168 bytes,
- * more than a max data size of 64): posix_trace_getnext_event() would cut
- * it (POSIX_TRACE_TRUNCATED_READ), and an export must carry every byte.
- */
-static int room_for_system_events(struct logview *lv)
-{
-	unsigned char *buf;
-	size_t sys = 0;
-
-	if (posix_trace_attr_getmaxsystemeventsize(&lv->attr, &sys) || sys <= lv->max_data)
-		return 0;
-	buf = realloc(lv->buf, sys + 1);
-	if (!buf)
-		return ENOMEM;
-	lv->buf = buf;
-	lv->max_data = sys;
-	return 0;
-}
-
 static int run(struct convert *c, const char *log)
 {
 	const char *what = log;
 	int ret;
 
-	ret = lv_open(&c->lv, log);
-	if (!ret && (ret = room_for_system_events(&c->lv)))
-		lv_close(&c->lv);
+	ret = lv_open(&c->lv, log);	/* room for system events too */
 	if (ret) {
 		pt_err("%s: %s", log, ret == EINVAL ? "not a trace log" : strerror(ret));
 		return PT_EXIT_FAIL;
