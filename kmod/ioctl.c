@@ -6,7 +6,6 @@
  */
 #include <linux/sched/signal.h>
 #include <linux/fs.h>
-#include <linux/hrtimer.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -66,7 +65,7 @@ static int pt_ioc_query(void __user *uarg)
 	q.sys_max = pt_max_streams;
 	q.nr_lanes = nr_cpu_ids;
 	q.max_stream_size = pt_max_stream_size;
-	q.clock_res_ns = hrtimer_resolution;
+	q.clock_res_ns = pt_clock_res_ns();
 	return pt_copy_out(uarg, &q, sizeof(q));
 }
 

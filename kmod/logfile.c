@@ -291,7 +291,7 @@ static int pt_logf_write_info(struct pt_stream *s)
 	pt_put32(p + 4, log->pid);
 	pt_put64(p + 8, s->created_real);
 	pt_put64(p + 16, s->created_mono);
-	pt_put64(p + 24, ktime_get_resolution_ns());
+	pt_put64(p + 24, pt_clock_res_ns());
 	pt_put32(p + 32, s->inherit);
 	pt_put32(p + 36, log->auto_flush ? POSIX_TRACE_POLICY_FLUSH : s->policy);
 	pt_put32(p + 40, log->policy);

@@ -14,6 +14,7 @@
 #define PT_H
 
 #include <linux/bitmap.h>
+#include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -401,6 +402,15 @@ enum pt_stat {
 };
 
 extern atomic_t pt_stats[PT_STAT_NR];
+/* The resolution of the timestamps: what clock_getres(CLOCK_MONOTONIC)
+ * reports (not ktime_get_resolution_ns(), the clocksource's ns per cycle,
+ * which is 0 for a TSC faster than 1 GHz).
+ */
+static inline u32 pt_clock_res_ns(void)
+{
+	return hrtimer_resolution;
+}
+
 static inline void pt_stat_inc(enum pt_stat i)
 {
 	atomic_inc(&pt_stats[i]);

@@ -2,7 +2,6 @@
 /*
  * Trace streams: creation, control, status, waiting and shutdown.
  */
-#include <linux/hrtimer.h>
 #include <linux/idr.h>
 #include <linux/memcontrol.h>
 #include <linux/module.h>

@@ -94,7 +94,7 @@ struct log_attr_vals {
 	int stream_policy, log_policy;
 	size_t stream_size, log_size, maxdata;
 	char name[TRACE_NAME_MAX];
-	struct timespec created;
+	struct timespec created, clock_res;
 };
 
 static int log_get_attr(trace_id_t trid, struct log_attr_vals *v)
@@ -119,6 +119,8 @@ static int log_get_attr(trace_id_t trid, struct log_attr_vals *v)
 		ret = posix_trace_attr_getname(&a, v->name);
 	if (!ret)
 		ret = posix_trace_attr_getcreatetime(&a, &v->created);
+	if (!ret)
+		ret = posix_trace_attr_getclockres(&a, &v->clock_res);
 	posix_trace_attr_destroy(&a);
 	return ret;
 }
@@ -843,6 +845,9 @@ TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 	EXPECT_EQ(self->f.live.log_size, logged.log_size);
 	EXPECT_EQ(self->f.live.maxdata, logged.maxdata);
 	EXPECT_EQ(pt_ts_ns(&self->f.live.created), pt_ts_ns(&logged.created));
+	/* The module's clock resolution, as the live stream reported it. */
+	EXPECT_EQ(pt_ts_ns(&self->f.live.clock_res), pt_ts_ns(&logged.clock_res));
+	EXPECT_LT(0u, pt_ts_ns(&logged.clock_res));
 	ASSERT_EQ(0, posix_trace_get_status(self->f.otrid, &st));
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, st.posix_stream_status);
 	EXPECT_EQ(POSIX_TRACE_NOT_FULL, st.posix_stream_full_status);
