@@ -65,7 +65,8 @@ install: libtrace tools build/posixtrace.pc build/dkms.conf
 	install -m 644 include/trace.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 include/uapi/linux/posix_trace.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	install -m 644 build/posixtrace.pc $(DESTDIR)$(PKGCONFIGDIR)/
-	install -m 755 tools/posix-trace/posix-trace $(DESTDIR)$(BINDIR)/
+	$(MAKE) -C tools/posix-trace posix-trace.dist
+	install -m 755 tools/posix-trace/posix-trace.dist $(DESTDIR)$(BINDIR)/posix-trace
 	install -m 644 $(PT_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 	set -e; for f in $(PT_MANPAGES); do \
 		install -d $(DESTDIR)$(MANDIR)/$$(basename $$(dirname $$f)); \

@@ -147,7 +147,9 @@ run_installed() {
 run_installed_command() {
 	LD_LIBRARY_PATH=$DEST/usr/lib ldd "$DEST/usr/bin/posix-trace" |
 		grep -q "=> $DEST/usr/lib/libposixtrace.so.$MAJOR" || return 1
-	LD_LIBRARY_PATH=$DEST/usr/lib "$DEST/usr/bin/posix-trace" --help | grep -qi usage
+	LD_LIBRARY_PATH=$DEST/usr/lib "$DEST/usr/bin/posix-trace" --help | grep -qi usage || return 1
+	# No run path into the build tree.
+	! readelf -d "$DEST/usr/bin/posix-trace" | grep -Eq 'RPATH|RUNPATH'
 }
 
 expect_dkms_conf() {
@@ -240,7 +242,7 @@ main() {
 	check "install: examples build with pkg-config against the installed headers" \
 		build_examples &&
 		check "install: analyzer and traced run on the installed libposixtrace" run_installed
-	check "install: the installed posix-trace runs on the installed library" run_installed_command
+	check "install: the installed posix-trace runs on the installed library, without a run path into the tree" run_installed_command
 	if ! command -v dkms >/dev/null; then
 		skip "install: dkms build of the installed module source" "dkms not installed (make deps)"
 	elif [[ ! -d /usr/src/linux-headers-$KVER ]]; then
