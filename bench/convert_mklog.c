@@ -21,7 +21,6 @@ int main(int argc, char **argv)
 	struct lw_event ev[800];
 	unsigned long i, k, n;
 	struct lw_log w;
-	FILE *f;
 
 	if (argc != 3)
 		return fprintf(stderr, "usage: convert_mklog OUT N\n"), 2;
@@ -43,8 +42,7 @@ int main(int argc, char **argv)
 		lw_events(&w, ev, (unsigned int)i);
 	}
 	lw_status(&w, &st);
-	f = fopen(argv[1], "wb");
-	if (!f || fwrite(w.buf, 1, w.end, f) != w.end || fclose(f))
+	if (lw_save(&w, w.end, argv[1]))
 		return perror(argv[1]), 1;
 	free(w.buf);
 	return 0;

@@ -9,9 +9,7 @@
 
 static void save(const char *path, const struct lw_log *w, size_t len)
 {
-	FILE *f = fopen(path, "wb");
-
-	if (!f || fwrite(w->buf, 1, len, f) != len || fclose(f))
+	if (lw_save(w, len, path))
 		perror(path), exit(1);
 }
 

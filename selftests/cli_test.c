@@ -402,20 +402,24 @@ static pid_t start_waiting(struct __test_metadata *_metadata,
 	return pid;
 }
 
-TEST_F_TIMEOUT(cli, attach_traces_a_running_process_until_it_exits, 120)
+/* "posix-trace attach -o LOG PID" started for @target. */
+static pid_t attach_one(FIXTURE_DATA(cli) *self, pid_t target)
 {
 	char pidstr[16];
+	char *argv[] = { self->tool, "attach", "-o", self->log, pidstr, NULL };
+
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
+	return spawn(argv, -1, -1, NULL);
+}
+
+TEST_F_TIMEOUT(cli, attach_traces_a_running_process_until_it_exits, 120)
+{
 	pid_t target, tool;
 	int in;
 
 	target = start_waiting(_metadata, self, &in);
 	ASSERT_GT(target, 0);
-	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
-	{
-		char *argv[] = { self->tool, "attach", "-o", self->log, pidstr, NULL };
-
-		tool = spawn(argv, -1, -1, NULL);
-	}
+	tool = attach_one(self, target);
 	ASSERT_GT(tool, 0);
 	ASSERT_TRUE(log_started(self->log, WAIT_MS));
 	ASSERT_EQ(1, write(in, "\n", 1));
@@ -432,18 +436,12 @@ TEST_F_TIMEOUT(cli, attach_traces_a_running_process_until_it_exits, 120)
 
 TEST_F_TIMEOUT(cli, attach_stops_on_sigint_and_leaves_the_process_running, 120)
 {
-	char pidstr[16];
 	pid_t target, tool;
 	int in, n;
 
 	target = start_waiting(_metadata, self, &in);
 	ASSERT_GT(target, 0);
-	snprintf(pidstr, sizeof(pidstr), "%d", (int)target);
-	{
-		char *argv[] = { self->tool, "attach", "-o", self->log, pidstr, NULL };
-
-		tool = spawn(argv, -1, -1, NULL);
-	}
+	tool = attach_one(self, target);
 	ASSERT_GT(tool, 0);
 	ASSERT_TRUE(log_started(self->log, WAIT_MS));
 	ASSERT_EQ(0, kill(tool, SIGINT));

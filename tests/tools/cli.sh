@@ -15,14 +15,7 @@ CHECK="python3 tests/tools/cli_check.py"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; }
-# check NAME CMD...: ok if CMD succeeds.
-check() {
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else notok "$name"; fi
-}
+. tests/tools/lib.sh
 
 # The events of a log as each format shows them, compared with the file.
 same_events() {
@@ -48,12 +41,12 @@ stat_agrees() {
 }
 
 python3 -c 1 2>/dev/null || { ok "cli # SKIP python3 missing"; exit 0; }
-[[ -x $P ]] || { notok "cli: $P not built"; exit 0; }
+[[ -x $P ]] || { not_ok "cli: $P not built"; exit 0; }
 
 if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -Itests/unit \
 	-D_GNU_SOURCE -o "$T/mklog" tests/tools/cli_mklog.c libtrace/libposixtrace.a -ldl -pthread ||
 	! "$T/mklog" "$T/odd.log"; then
-	notok "cli_mklog builds and writes a log"
+	not_ok "cli_mklog builds and writes a log"
 fi
 
 for f in fuzz/corpus/module-*.log fuzz/corpus/seq fuzz/corpus/ring "$T/odd.log"; do

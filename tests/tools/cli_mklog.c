@@ -23,7 +23,6 @@ int main(int argc, char **argv)
 	struct lw_event ev[NAMES + 1];
 	struct lw_log w;
 	unsigned int i;
-	FILE *f;
 
 	if (argc != 2)
 		return 2;
@@ -41,8 +40,7 @@ int main(int argc, char **argv)
 	lw_types(&w, ids, names, NAMES);
 	lw_events(&w, ev, NAMES + 1);
 	lw_status(&w, &st);
-	f = fopen(argv[1], "wb");
-	if (!f || fwrite(w.buf, 1, w.end, f) != w.end || fclose(f))
+	if (lw_save(&w, w.end, argv[1]))
 		return perror(argv[1]), 1;
 	free(w.buf);
 	return 0;

@@ -17,14 +17,7 @@ CHECK="python3 tests/tools/convert_check.py"
 T=$(mktemp -d /tmp/convert-test.XXXXXX) || exit 2
 trap 'rm -rf "$T"' EXIT
 
-ok() { echo "ok - $1"; }
-not_ok() { echo "not ok - $1"; }
-# check NAME CMD...: one test line from a command's status.
-check() {
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
+. tests/tools/lib.sh
 
 reference() { "$T/helper" dump "$1"; }
 

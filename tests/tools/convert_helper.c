@@ -86,7 +86,6 @@ static int odd(const char *path, unsigned int n, bool back)
 	struct lw_event ev[200];
 	struct lw_log w;
 	unsigned int i, k;
-	FILE *f;
 
 	for (i = 0; i < sizeof(data); i++)
 		data[i] = (unsigned char)(i * 37 + 1);
@@ -109,8 +108,7 @@ static int odd(const char *path, unsigned int n, bool back)
 		lw_events(&w, ev, i);
 	}
 	lw_status(&w, &st);
-	f = fopen(path, "wb");
-	if (!f || fwrite(w.buf, 1, w.end, f) != w.end || fclose(f)) {
+	if (lw_save(&w, w.end, path)) {
 		perror(path);
 		return 1;
 	}

@@ -23,21 +23,7 @@ MAJOR=${VERSION%%.*}
 KVER=${KVER:-$(scripts/kver)}
 MAKE=${MAKE:-make}
 
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; }
-skip() { echo "ok - $1 # SKIP $2"; }
-# check NAME CMD...: ok if CMD succeeds; its output is shown if not.
-check() {
-	local name=$1 out
-	shift
-	if out=$("$@" 2>&1); then
-		ok "$name"
-	else
-		not_ok "$name"
-		printf '%s\n' "$out" | sed 's/^/#   /' | tail -n 30
-		return 1
-	fi
-}
+. tests/tools/lib.sh
 
 # Every regular file and symlink under $1, relative to it.
 files_under() {

@@ -8,6 +8,7 @@
 #define PT_LOG_WRITER_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -228,6 +229,20 @@ static inline void lw_status(struct lw_log *w, const struct posix_trace_status_i
 	lw_put32(p + 24, (uint32_t)s->posix_log_overrun_status);
 	lw_put32(p + 28, (uint32_t)s->posix_log_full_status);
 	lw_append(w, PT_LOG_BT_STATUS, 1, p, sizeof(p));
+}
+
+/* Write the first @len bytes of the log to @path; 0, or -1 with errno. */
+static inline int lw_save(const struct lw_log *w, size_t len, const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return -1;
+	if (fwrite(w->buf, 1, len, f) != len) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
 }
 
 /* A memfd holding the first @len bytes of @buf. */
