@@ -354,18 +354,18 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	    strncpy_from_user(s->name, u64_to_user_ptr(args->name_ptr),
 			      sizeof(s->name) - 1) < 0) {
 		ret = -EFAULT;
-		goto err_proc;
+		goto err_setup;
 	}
 	s->created_mono = ktime_get_ns();
 	s->created_real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(s->created_mono)));
 	if (args->flags & POSIX_TRACE_CREATE_LOG) {
 		ret = pt_log_create(s, args, target);
 		if (ret)
-			goto err_proc;
+			goto err_setup;
 	}
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
-		goto err_proc;
+		goto err_setup;
 	/*
 	 * The target's entry is made under the lock and only now, just
 	 * before the liveness check below: a target that exited since
@@ -430,7 +430,7 @@ err_owner:
 	pt_proc_put(proc);
 err_unlock:
 	mutex_unlock(&pt_ctl_lock);
-err_proc:
+err_setup:
 	pt_stream_put(s);
 err_limit:
 	pt_stream_unreserve(user);
