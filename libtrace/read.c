@@ -89,12 +89,40 @@ int pt_rlanes_init(struct pt_handle *h)
 	return 0;
 }
 
+/*
+ * Seq of the record at position @pos of writer lane @l, if it can be
+ * known: a lane's first record has seq 0, and a record still intact
+ * carries its own.  Without it, an OVERFLOW for records lost from @pos
+ * could only carry the first survivor's time (pt_take()).  Only this
+ * writer's own events are misreported if it lies.
+ */
+static int pt_rlane_seq_at(const struct pt_rlane *l, uint64_t pos, uint64_t *seq)
+{
+	uint64_t head = PT_LOAD_ACQ(l->head);
+	struct posix_trace_record rec;
+
+	if (!pos) {
+		*seq = 0;
+		return 1;
+	}
+	if ((int64_t)(head - pos) < (int64_t)PT_RECORD_HDR_SIZE ||
+	    head - pos > l->size || (int64_t)(PT_LOAD_ACQ(l->oldest) - pos) > 0)
+		return 0;
+	pt_ring_copy(l, pos, &rec, sizeof(rec));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if ((int64_t)(PT_LOAD(l->oldest) - pos) > 0)
+		return 0;	/* overwritten while we copied */
+	*seq = rec.seq;
+	return 1;
+}
+
 static void pt_rlane_reset(struct pt_rlane *l, uint64_t base_seq)
 {
 	if (l->user) {
-		/* The kernel moved the tail past everything at clear. */
+		/* New to us, or the kernel moved the tail at clear. */
 		l->cur.pos = PT_LOAD(l->tail);
-		l->cur.seq_known = 0;
+		l->cur.seq_known = pt_rlane_seq_at(l, l->cur.pos,
+						   &l->cur.next_seq);
 	} else {
 		/* No record of the lane may be lost unnoticed, not even the
 		 * first one: the kernel says which seq comes first. */

@@ -224,6 +224,45 @@ TEST_F(overflow, loop_overwrites_oldest_and_reports_overflow_then_resume)
 	ASSERT_EQ(written, pt_seq_of(&self->ev[0]));
 }
 
+/*
+ * The lane the overwritten events were in was new to the reader (its first
+ * read of the stream), so the reader cannot have seen a sequence number in
+ * it yet: OVERFLOW must still carry the time of the first lost event, not
+ * that of the first survivor.  The pause makes the two differ by far more
+ * than the slack, where the test above only tells them apart when the
+ * writer happens to be slow.
+ */
+/* REQ: RULE-8 RULE-17 */
+TEST_F(overflow, loop_overflow_in_a_lane_never_read_carries_the_first_lost_time)
+{
+	const uint64_t pause_ns = 50 * 1000 * 1000ULL;
+	uint64_t t1, written, ovf_ts, res_ts;
+	struct timespec pause = { 0, (long)pause_ns };
+	int i;
+
+	make_stream(_metadata, self, POSIX_TRACE_LOOP);
+	written = 2 * self->cap;
+	ASSERT_EQ(0, posix_trace_start(self->trid));
+	pt_record_seq(0, 1);
+	t1 = pt_realtime_ns();
+	ASSERT_EQ(0, nanosleep(&pause, NULL));
+	pt_record_seq(1, written - 1);
+
+	drain(_metadata, self);
+	i = self->nev > 0 &&
+	    self->ev[0].info.posix_event_id == POSIX_TRACE_START;
+	ASSERT_GE(self->nev, i + 3);
+	ASSERT_EQ(POSIX_TRACE_OVERFLOW, self->ev[i].info.posix_event_id);
+	ASSERT_EQ(POSIX_TRACE_RESUME, self->ev[i + 1].info.posix_event_id);
+	ASSERT_GT(check_run(_metadata, self, i + 2, self->nev, written - 1), 0u);
+	ovf_ts = pt_ts_ns(&self->ev[i].info.posix_timestamp);
+	res_ts = pt_ts_ns(&self->ev[i + 1].info.posix_timestamp);
+	EXPECT_LE(ovf_ts, t1 + PT_TS_SLACK_NS)
+		TH_LOG("OVERFLOW %llu ns after the first lost event's recording",
+		       (unsigned long long)(ovf_ts - t1));
+	EXPECT_GE(res_ts + PT_TS_SLACK_NS, t1 + pause_ns);
+}
+
 /* REQ: RULE-18 GETNEXT-C6 */
 TEST_F(overflow, loop_reader_keeping_up_never_overflows)
 {
