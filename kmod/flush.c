@@ -28,7 +28,9 @@ static struct workqueue_struct *pt_log_wq;
 struct pt_src {
 	u64 pos;		/* next record */
 	u64 limit;		/* head when this flush began */
-	bool resync;		/* start at the oldest record, quietly */
+	u64 next_seq;		/* seq of the record at @pos, if @seq_known */
+	u64 lost_ts;		/* time of the first lost record, if known */
+	bool seq_known;		/* not after a clear or a corrupt writer lane */
 	bool peeked;		/* @rec is the header of the record at @pos */
 	bool empty;		/* nothing more below @limit in this flush */
 	bool lost;		/* records before @pos were overwritten */
@@ -131,8 +133,29 @@ static bool pt_copy(struct pt_stream *s, unsigned int i, const struct pt_src *sr
 	return pt_writer_copy(s, i - s->nr_lanes, src->pos, dst, src->rec.data_len);
 }
 
+/* The record at @src's position is gone for the log: it is the first one
+ * lost unless an earlier one was.
+ */
+static void pt_src_lost(struct pt_src *src, u64 ts)
+{
+	if (!src->lost)
+		src->lost_ts = ts;
+	src->lost = true;
+}
+
+/* The record @src has peeked leaves the lane, logged or not. */
+static void pt_src_advance(struct pt_src *src)
+{
+	src->pos += src->rec.size;
+	src->next_seq = src->rec.seq + 1;
+	src->seq_known = true;
+	src->lost = false;
+}
+
 /* Log the record @src has peeked, with OVERFLOW/RESUME before it if
- * records of its lane were lost (spec 5.15).
+ * records of its lane were lost (spec 5.15): OVERFLOW carries the time of
+ * the first lost record (RULE-8) when the lane told it, else that of the
+ * survivor, which RESUME carries (RULE-9).
  */
 static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		    int *first)
@@ -145,31 +168,33 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 
 	src->peeked = false;
 	if (!pt_room(s, size + markers, ts, first)) {
-		src->pos += rec.size;
-		src->lost = false;
+		pt_src_advance(src);
 		return;
 	}
 	rec.size = size;
 	pt_logf_mark(log);
 	if (src->lost) {
-		pt_add_marker(log, POSIX_TRACE_ID_OVERFLOW, ts, NULL, 0);
-		pt_add_marker(log, POSIX_TRACE_ID_RESUME, ts, NULL, 0);
+		pt_add_marker(log, POSIX_TRACE_ID_OVERFLOW,
+			      min(src->lost_ts, rec.timestamp), NULL, 0);
+		pt_add_marker(log, POSIX_TRACE_ID_RESUME, rec.timestamp,
+			      NULL, 0);
 	}
 	if (!pt_copy(s, i, src, pt_logf_reserve(log, &rec))) {
 		pt_logf_rollback(log);	/* overwritten meanwhile: peek again */
-		src->lost = true;
+		pt_src_lost(src, rec.timestamp);
+		src->seq_known = false;
 		return;
 	}
-	src->lost = false;
 	pt_logf_commit(log, &rec);
 	log->last_ts = max(log->last_ts, rec.timestamp);
-	src->pos += src->rec.size;
+	pt_src_advance(src);
 }
 
 static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		    int *first)
 {
 	static const int eio = EIO;
+	u64 lost_ts = U64_MAX;
 	bool lost = false;
 	int r;
 
@@ -178,14 +203,20 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	if (src->empty)
 		return false;
 	if (i < s->nr_lanes) {
-		r = pt_lane_peek(s, i, &src->pos, src->limit, src->resync, &lost,
-				 &src->rec);
+		r = pt_lane_peek(s, i, &src->pos, src->limit, &lost, &src->rec);
+		if (lost && src->seq_known)
+			lost_ts = pt_lane_lost_ts(s, i, src->next_seq);
 	} else {
 		r = pt_writer_peek(s, i - s->nr_lanes, &src->pos, src->limit,
-				   src->resync, &lost, &src->rec);
+				   &lost, &src->rec);
+		if (lost && src->seq_known)
+			lost_ts = pt_writer_lost_ts(s, i - s->nr_lanes,
+						    src->next_seq);
 	}
-	src->resync = false;
-	src->lost |= lost;
+	if (lost)
+		pt_src_lost(src, lost_ts);
+	if (r == -EIO)
+		src->seq_known = false;
 	if (r == -EIO && pt_room(s, pt_log_rec_size(sizeof(eio)),
 				 s->log->last_ts, first))
 		pt_add_marker(s->log, POSIX_TRACE_ID_ERROR, s->log->last_ts,
@@ -416,6 +447,25 @@ int pt_log_finish(struct pt_stream *s)
 	return log->finish_err;
 }
 
+/* After a clear, @src goes on where the lane's records now begin, so that
+ * records overwritten before the next flush are reported lost.  A writer
+ * lane's seq there is not known (design.md §10).
+ */
+static void pt_src_restart(struct pt_stream *s, unsigned int i,
+			   struct pt_src *src)
+{
+	src->peeked = false;
+	src->lost = false;
+	if (i < s->nr_lanes) {
+		src->pos = pt_lane_start(s, i, &src->next_seq);
+		src->seq_known = true;
+	} else {
+		src->pos = pt_writer_start(s, i - s->nr_lanes);
+		src->seq_known = !src->pos;
+		src->next_seq = 0;
+	}
+}
+
 /*
  * posix_trace_clear() of a stream with log (CLEAR-5..7): the stream's
  * records and the flusher's cursors go; the worker restarts the log before
@@ -431,11 +481,8 @@ int pt_log_clear(struct pt_stream *s)
 
 	mutex_lock(&log->lock);
 	ret = pt_stream_clear(s);
-	for (i = 0; i < s->nr_lanes + s->max_writers; i++) {
-		log->src[i].peeked = false;
-		log->src[i].lost = false;
-		log->src[i].resync = true;
-	}
+	for (i = 0; i < s->nr_lanes + s->max_writers; i++)
+		pt_src_restart(s, i, &log->src[i]);
 	atomic_set(&log->log_overrun, 0);
 	log->full = false;
 	log->reinit = log->seekable;
@@ -498,9 +545,10 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	log->mbuf = kvmalloc(log->block_max, GFP_KERNEL_ACCOUNT);
 	if (!log->src || !log->buf || !log->mbuf)
 		return -ENOMEM;
+	/* Every lane starts empty, at position 0 and seq 0. */
 	memset(log->src, 0, nsrc * sizeof(*log->src));
 	for (ret = 0; ret < nsrc; ret++)
-		log->src[ret].resync = true;
+		log->src[ret].seq_known = true;
 	ret = pt_logf_prealloc(log);
 	if (ret)
 		return ret;

@@ -339,7 +339,9 @@ bool pt_stream_loop_full(struct pt_stream *s);
 void pt_lanes_reset(struct pt_stream *s);
 int pt_event_from_user(const struct posix_trace_event_req *req);
 bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
-		  bool resync, bool *lost, struct posix_trace_record *rec);
+		  bool *lost, struct posix_trace_record *rec);
+u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq);
+u64 pt_lane_lost_ts(struct pt_stream *s, unsigned int i, u64 seq);
 bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos, void *dst,
 		  u32 len);
 void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos);
@@ -356,7 +358,9 @@ void pt_writers_reset(struct pt_stream *s);
 void pt_writers_set_waiting(struct pt_stream *s, u32 waiting);
 void pt_writers_free(struct pt_stream *s);
 int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
-		   bool resync, bool *lost, struct posix_trace_record *rec);
+		   bool *lost, struct posix_trace_record *rec);
+u64 pt_writer_start(struct pt_stream *s, unsigned int j);
+u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq);
 bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 		    u32 len);
 void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos);

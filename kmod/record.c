@@ -307,11 +307,10 @@ void pt_lanes_reset(struct pt_stream *s)
  * reader for a stream with log.  The header of the record at *@pos goes to
  * @rec; returns false when the lane holds nothing from *@pos below @limit.
  * Records overwritten (LOOP) before the flusher got them move *@pos up to
- * the oldest one and set *@lost, unless @resync (after a clear: start
- * from the oldest record quietly).
+ * the oldest one and set *@lost.
  */
 bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
-		  bool resync, bool *lost, struct posix_trace_record *rec)
+		  bool *lost, struct posix_trace_record *rec)
 {
 	struct pt_lane *l = &s->lanes[i];
 	unsigned long flags;
@@ -319,7 +318,7 @@ bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
 
 	spin_lock_irqsave(&l->lock, flags);
 	if (*pos < l->oldest || *pos > l->head) {
-		*lost = !resync && *pos < l->oldest;
+		*lost = *pos < l->oldest;
 		*pos = l->oldest;
 	}
 	if (*pos < min(limit, l->head)) {
@@ -329,6 +328,43 @@ bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
 	}
 	spin_unlock_irqrestore(&l->lock, flags);
 	return ret;
+}
+
+/* Where the flusher goes on in kernel lane @i after a clear: the oldest
+ * record, and in *@seq the seq it has (or will have).
+ */
+u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq)
+{
+	struct pt_lane *l = &s->lanes[i];
+	struct posix_trace_record rec;
+	unsigned long flags;
+	u64 pos;
+
+	spin_lock_irqsave(&l->lock, flags);
+	pos = l->oldest;
+	*seq = l->seq;
+	if (pos != l->head) {
+		pt_rec_size(l, pos, &rec);
+		*seq = rec.seq;
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	return pos;
+}
+
+/* Timestamp of the record of seq @seq of kernel lane @i if it is the one
+ * pt_lane_evict() lost at the reader's tail, else U64_MAX.
+ */
+u64 pt_lane_lost_ts(struct pt_stream *s, unsigned int i, u64 seq)
+{
+	struct pt_lane *l = &s->lanes[i];
+	unsigned long flags;
+	u64 ts = U64_MAX;
+
+	spin_lock_irqsave(&l->lock, flags);
+	if (l->desc->lost_seq == seq)
+		ts = l->desc->lost_timestamp;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return ts;
 }
 
 /* Copy @len bytes of the data of the record at @pos; false if that

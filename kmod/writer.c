@@ -319,10 +319,10 @@ static void pt_writer_ring_read(const struct pt_writer *w, u64 pos, void *dst,
  * (design.md, "Trust").  Returns 1 with the header of the record at *@pos
  * in @rec (its pid the kernel's), 0 when there is nothing below @limit,
  * -EIO when the lane cannot be believed (*@pos then skips to its head).
- * *@lost and @resync as for pt_lane_peek().
+ * *@lost as for pt_lane_peek().
  */
 int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
-		   bool resync, bool *lost, struct posix_trace_record *rec)
+		   bool *lost, struct posix_trace_record *rec)
 {
 	const struct pt_writer *w = s->writers[j];
 	struct posix_trace_writer_ctl *ctl = w->ctl;
@@ -330,14 +330,13 @@ int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 	u64 head = smp_load_acquire(&ctl->head);
 	u64 oldest = READ_ONCE(ctl->oldest);
 
-	if (resync) {
-		*pos = head - oldest <= w->data_size ? oldest : head;
+	if ((s64)(oldest - *pos) > 0 && head - oldest <= w->data_size) {
+		/* overwritten, however often the writer went round since */
+		*lost = true;
+		*pos = oldest;
 	} else if ((s64)(head - *pos) < 0 || head - *pos > w->data_size) {
 		*pos = head;
 		return -EIO;
-	} else if ((s64)(oldest - *pos) > 0 && (s64)(head - oldest) >= 0) {
-		*lost = true;
-		*pos = oldest;
 	}
 	if ((s64)(min(head, limit) - *pos) <= 0)
 		return 0;
@@ -353,6 +352,38 @@ int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 	}
 	rec->pid = s->wdesc[j].pid;
 	return 1;
+}
+
+/* Where the flusher goes on in writer lane @j after a clear: its oldest
+ * record, or its head if the writer says something impossible.  A writer
+ * that does not exist yet will start at 0.
+ */
+u64 pt_writer_start(struct pt_stream *s, unsigned int j)
+{
+	const struct pt_writer *w;
+	u64 head, oldest;
+
+	if (j >= pt_nr_writers(s))
+		return 0;
+	w = s->writers[j];
+	/* pairs with the writer's release of head */
+	head = smp_load_acquire(&w->ctl->head);
+	oldest = READ_ONCE(w->ctl->oldest);
+	return head - oldest <= w->data_size ? oldest : head;
+}
+
+/* Timestamp of the record of seq @seq of writer lane @j if the writer says
+ * it lost that record at the flusher's tail, else U64_MAX.  The writer's
+ * word, like its events' own timestamps.
+ */
+u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq)
+{
+	struct posix_trace_writer_ctl *ctl = s->writers[j]->ctl;
+
+	/* pairs with the writer's release of lost_seq after lost_timestamp */
+	if (smp_load_acquire(&ctl->lost_seq) != seq)
+		return U64_MAX;
+	return READ_ONCE(ctl->lost_timestamp);
 }
 
 /* Copy the data of the record at @pos; false if the writer reused its

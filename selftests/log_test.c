@@ -136,6 +136,7 @@ struct lev {
 	size_t len;
 	uint64_t seq;		/* first 8 data bytes, or the int of STOP
 				 * (auto) and ERROR (errno) */
+	uint64_t ts;		/* realtime ns */
 };
 
 /* A STOP the stream recorded by itself (full stream): a loss follows. */
@@ -158,6 +159,7 @@ static void lev_from(struct lev *e, const struct pt_ev *ev)
 	e->id = ev->info.posix_event_id;
 	e->pid = ev->info.posix_pid;
 	e->len = ev->len;
+	e->ts = pt_ts_ns(&ev->info.posix_timestamp);
 	e->seq = 0;
 	if (e->id == POSIX_TRACE_STOP || e->id == POSIX_TRACE_ERROR) {
 		v = pt_stop_auto(ev);	/* an int: STOP's auto, ERROR's errno */
@@ -1661,6 +1663,96 @@ TEST_F(log, clear_of_a_full_until_full_log_makes_it_not_full_and_logs_again)
 				      &last));
 	EXPECT_EQ(1000000u, first);
 	EXPECT_EQ(POSIX_TRACE_NOT_FULL, f->st.posix_log_full_status);
+}
+
+/*
+ * A LOOP stream with log whose writer lane goes round several times
+ * between two flushes: the log must not go on at the oldest survivor as if
+ * nothing came before it, nor give up on the lane with an ERROR.  OVERFLOW
+ * and RESUME go before the first survivor, as a reader of the live stream
+ * would get them.  @before: what happens first (nothing, a flush, a
+ * clear); the pause after the first event tells the first lost event's
+ * time from the survivor's.  Returns the index of the OVERFLOW.
+ */
+enum wrap_after { WRAP_AT_START, WRAP_AFTER_FLUSH, WRAP_AFTER_CLEAR };
+
+static int lf_wrap_and_check(struct __test_metadata *_metadata,
+			     struct logfix *f, enum wrap_after before)
+{
+	const uint64_t pause_ns = 50 * 1000 * 1000ULL, base = 1000;
+	struct logspec s = { .log_policy = POSIX_TRACE_APPEND,
+			     .stream_policy = POSIX_TRACE_LOOP,
+			     .stream_size = PT_SMALL_STREAM };
+	struct timespec pause = { 0, (long)pause_ns };
+	uint64_t t1, first, last, n;
+	int i, o = -1;
+
+	lf_create(_metadata, f, &s);
+	n = 4 * f->live.stream_size / SEQ_REC;
+	EXPECT_EQ(0, posix_trace_start(f->trid));
+	if (before != WRAP_AT_START) {
+		pt_record_seq(0, BATCH);
+		EXPECT_EQ(0, before == WRAP_AFTER_FLUSH ?
+			  posix_trace_flush(f->trid) : posix_trace_clear(f->trid));
+	}
+	pt_record_seq(base, 1);
+	t1 = pt_realtime_ns();
+	EXPECT_EQ(0, nanosleep(&pause, NULL));
+	pt_record_seq(base + 1, n);
+	lf_shutdown_and_read(_metadata, f);
+
+	EXPECT_EQ(0, lf_count(f, POSIX_TRACE_ERROR))
+		lf_dump(_metadata, f, 0, 8);
+	lf_check_seq(_metadata, f, base + n + 1, &first, &last);
+	EXPECT_EQ(base + n, last);
+	for (i = 0; i < f->nev; i++) {
+		if (f->ev[i].id == POSIX_TRACE_UNNAMED_USEREVENT &&
+		    f->ev[i].seq >= base)
+			break;
+		if (f->ev[i].id == POSIX_TRACE_OVERFLOW)
+			o = i;
+	}
+	EXPECT_LT(base, f->ev[i].seq);
+	if (o < 0 || o + 2 >= f->nev) {
+		TH_LOG("no OVERFLOW before the first event kept (seq %llu)",
+		       (unsigned long long)f->ev[i].seq);
+		lf_dump(_metadata, f, i - 6, 8);
+		return -1;
+	}
+	EXPECT_EQ(POSIX_TRACE_RESUME, f->ev[o + 1].id);
+	EXPECT_EQ(i, o + 2);
+	EXPECT_EQ(f->ev[i].ts, f->ev[o + 1].ts);
+	EXPECT_GE(f->ev[o + 1].ts + PT_TS_SLACK_NS, t1 + pause_ns);
+	EXPECT_LE(f->ev[o].ts, f->ev[o + 1].ts);
+	if (before != WRAP_AFTER_CLEAR) {
+		EXPECT_LE(f->ev[o].ts, t1 + PT_TS_SLACK_NS)
+			TH_LOG("OVERFLOW %llu ns after the first lost event",
+			       (unsigned long long)(f->ev[o].ts - t1));
+	}
+	return o;
+}
+
+/* REQ: RULE-8 RULE-9 RULE-17 5.15 */
+TEST_F(log, loop_stream_overwritten_before_its_first_flush_logs_overflow_and_resume)
+{
+	ASSERT_LE(0, lf_wrap_and_check(_metadata, &self->f, WRAP_AT_START));
+}
+
+/* REQ: RULE-8 RULE-9 RULE-17 5.15 */
+TEST_F(log, loop_stream_going_round_between_two_flushes_logs_overflow_not_error)
+{
+	ASSERT_LE(0, lf_wrap_and_check(_metadata, &self->f, WRAP_AFTER_FLUSH));
+}
+
+/*
+ * After a clear the seq of a writer lane's next record is not known to the
+ * module, so OVERFLOW may carry the survivor's time (design.md §10); the
+ * loss must still be reported.
+ */
+/* REQ: RULE-17 CLEAR-5 */
+TEST_F(log, loop_stream_overwritten_after_a_clear_logs_overflow_and_resume)
+{
+	ASSERT_LE(0, lf_wrap_and_check(_metadata, &self->f, WRAP_AFTER_CLEAR));
 }
 
 /*
