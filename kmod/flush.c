@@ -21,6 +21,8 @@
 /* In-flight stamps older than this are not believed (design.md §4). */
 #define PT_LOG_INFLIGHT_NS	NSEC_PER_SEC
 #define PT_REC_HDR		sizeof(struct posix_trace_record)
+/* Copies of one record that may fail in one flush (pt_take()). */
+#define PT_LOG_COPY_TRIES	4
 
 static struct workqueue_struct *pt_log_wq;
 
@@ -31,6 +33,7 @@ struct pt_src {
 	u64 next_seq;		/* seq of the record at @pos, if @seq_known */
 	u64 lost_ts;		/* time of the first lost record, if known */
 	bool seq_known;		/* not after a clear or a corrupt writer lane */
+	u8 copy_fails;		/* in a row, at @pos */
 	bool peeked;		/* @rec is the header of the record at @pos */
 	bool empty;		/* nothing more below @limit in this flush */
 	bool lost;		/* records before @pos were overwritten */
@@ -150,6 +153,7 @@ static void pt_src_advance(struct pt_src *src)
 	src->next_seq = src->rec.seq + 1;
 	src->seq_known = true;
 	src->lost = false;
+	src->copy_fails = 0;
 }
 
 /* Log the record @src has peeked, with OVERFLOW/RESUME before it if
@@ -183,6 +187,9 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		pt_logf_rollback(log);	/* overwritten meanwhile: peek again */
 		pt_src_lost(src, rec.timestamp);
 		src->seq_known = false;
+		/* A writer moving its oldest under us for ever: next flush. */
+		if (++src->copy_fails >= PT_LOG_COPY_TRIES)
+			src->empty = true;
 		return;
 	}
 	pt_logf_commit(log, &rec);
@@ -245,6 +252,7 @@ static u64 pt_snapshot(struct pt_stream *s, bool final)
 		struct pt_src *src = &s->log->src[i];
 
 		src->empty = false;
+		src->copy_fails = 0;
 		if (i < s->nr_lanes)
 			src->limit = READ_ONCE(s->lanes[i].desc->head);
 		else	/* pairs with the writer's release of head */

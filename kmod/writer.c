@@ -330,8 +330,12 @@ int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 	u64 head = smp_load_acquire(&ctl->head);
 	u64 oldest = READ_ONCE(ctl->oldest);
 
-	if ((s64)(oldest - *pos) > 0 && head - oldest <= w->data_size) {
+	if ((s64)(oldest - *pos) > 0) {
 		/* overwritten, however often the writer went round since */
+		if (head - oldest > w->data_size) {
+			*pos = head;	/* or an oldest that cannot be */
+			return -EIO;
+		}
 		*lost = true;
 		*pos = oldest;
 	} else if ((s64)(head - *pos) < 0 || head - *pos > w->data_size) {
