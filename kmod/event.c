@@ -16,7 +16,7 @@ static bool pt_req_wants(const struct posix_trace_event_req *req,
 			 const struct pt_attach *a)
 {
 	if (req->flags & POSIX_TRACE_EVENT_UNSLOTTED)
-		return a->slot < 0;
+		return READ_ONCE(a->slot) < 0;
 	return !req->trid || req->trid == a->stream->trid;
 }
 

@@ -43,6 +43,7 @@ struct pt_proc *pt_proc_shell(gfp_t gfp)
 		kfree(proc);
 		return NULL;
 	}
+	raw_spin_lock_init(&proc->slot_lock);
 	return proc;
 }
 

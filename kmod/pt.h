@@ -114,9 +114,14 @@ bool pt_map_valid_id(struct pt_map *map, u32 id);
  * @map changes only at exec of an untraced group, under pt_ctl_lock, in
  * the group's only thread (lifecycle.c).
  * @flags: PT_PROC_* bits; the *_TW bits say @exit_tw/@exec_tw is queued.
+ * @slot_lock: a raw spinlock (an auto-stop refreshes slots from the record
+ * path) that orders pt_detach() taking a slot from its pt_attach against
+ * pt_stream_refresh_slots() writing through it, so that a slot given to
+ * another stream never gets the state of the one that left it.
  */
 struct pt_proc {
 	struct kref ref;
+	raw_spinlock_t slot_lock;
 	struct hlist_node hnode;
 	struct pid *tgid;
 	struct pt_map *map;
@@ -282,8 +287,9 @@ struct pt_writer {
 /*
  * struct pt_attach - "stream traces process".  On proc->streams and
  * stream->targets, both RCU lists changed under pt_ctl_lock; @slot is the
- * stream's entry in the process's page.  Holds a reference on each side,
- * dropped after an RCU grace period.
+ * stream's entry in the process's page (-1: none), set under pt_ctl_lock,
+ * cleared under pt_ctl_lock and @proc->slot_lock.  Holds a reference on
+ * each side, dropped after an RCU grace period.
  */
 struct pt_attach {
 	struct list_head proc_node;

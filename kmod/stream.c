@@ -197,12 +197,19 @@ static void pt_attach_free_rcu(struct rcu_head *rcu)
 
 void pt_detach(struct pt_attach *a)
 {
+	unsigned long flags;
+	int slot;
+
 	lockdep_assert_held(&pt_ctl_lock);
 	list_del_rcu(&a->stream_node);
 	list_del_rcu(&a->proc_node);
 	a->stream->nr_targets--;
-	if (a->slot >= 0)
-		pt_proc_slot_put(a->proc, a->slot);
+	raw_spin_lock_irqsave(&a->proc->slot_lock, flags);
+	slot = a->slot;
+	WRITE_ONCE(a->slot, -1);
+	raw_spin_unlock_irqrestore(&a->proc->slot_lock, flags);
+	if (slot >= 0)
+		pt_proc_slot_put(a->proc, slot);
 	pt_proc_update_page(a->proc);
 	call_rcu(&a->rcu, pt_attach_free_rcu);
 }
@@ -216,15 +223,23 @@ static void pt_update_targets(struct pt_stream *s)
 		pt_proc_update_page(a->proc);
 }
 
-/* The state changed without pt_ctl_lock (auto-stop): any context. */
+/*
+ * The state changed without pt_ctl_lock (auto-stop): any context.  An
+ * attach seen here may be leaving; its slot is written only while it still
+ * has it (@slot_lock, struct pt_proc), and the attach and its process stay
+ * allocated until after an RCU grace period.
+ */
 void pt_stream_refresh_slots(struct pt_stream *s)
 {
+	unsigned long flags;
 	struct pt_attach *a;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(a, &s->targets, stream_node) {
+		raw_spin_lock_irqsave(&a->proc->slot_lock, flags);
 		if (a->slot >= 0)
 			pt_slot_sync_state(a);
+		raw_spin_unlock_irqrestore(&a->proc->slot_lock, flags);
 	}
 	rcu_read_unlock();
 }
