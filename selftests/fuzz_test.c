@@ -708,10 +708,16 @@ static void op_ioctl(struct fz_thr *t)
 		/* Huge buffers are refused or cost memory: keep both rare. */
 		if (a->stream_size > (1u << 20) && rn(t, 4))
 			a->stream_size = 4096;
-		/* A log: the device fd itself, stdout or a pipe... */
+		/*
+		 * A log: the device fd itself, stdin or junk; not stdout or
+		 * stderr, where the log would land in the test's output (a
+		 * binary log there once hid the summary line from scripts/check).
+		 */
 		if (rn(t, 8) == 0) {
 			a->flags |= POSIX_TRACE_CREATE_LOG;
 			a->log_fd = rn(t, 2) ? (uint32_t)fd : (uint32_t)interesting64(t);
+			if (a->log_fd == 1 || a->log_fd == 2)
+				a->log_fd = (uint32_t)fd;
 			a->log_policy = 1 + rn(t, 4);
 			a->log_size = interesting64(t);
 		}
