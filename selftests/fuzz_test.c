@@ -217,10 +217,18 @@ static uint64_t rnd(struct fz_thr *t)
 }
 
 /* Fold step result @ret (0 or an errno) of operation @op into the digest. */
+/* FUZZ_TRACE=1: every noted result on stderr, to find where two runs of
+ * one seed part; 2: only in the runs that must agree. */
+static int fz_trace, fz_trace_env;
+
 static void fz_note(struct fz_thr *t, int op, int ret)
 {
 	uint64_t v = ((uint64_t)(unsigned int)op << 32) | (unsigned int)ret;
 	int i;
+
+	if (fz_trace)
+		fprintf(stderr, "fz-trace %ld %s %d %d\n", t->step,
+			t->op ? t->op : "-", op, ret);
 
 	for (i = 0; i < 8; i++) {
 		t->digest ^= (v >> (i * 8)) & 0xff;
@@ -1801,6 +1809,8 @@ static void fz_setup_shared(void)
 		abort();
 	fz_seed = (uint64_t)env_long("FUZZ_SEED", 0, 0, LONG_MAX);
 	fz_ops_mask = (unsigned long)env_long("FUZZ_OPS", 0x7ff, 1, 0x7ff);
+	fz_trace_env = (int)env_long("FUZZ_TRACE", 0, 0, 2);
+	fz_trace = fz_trace_env == 1;
 	if (!getenv("FUZZ_SEED") || !*getenv("FUZZ_SEED"))
 		fz_seed = pt_now_ns(CLOCK_REALTIME) % 1000000000000ULL;
 	/* Log pipes whose reader went away. */
@@ -1901,6 +1911,7 @@ static uint64_t fz_det_run(struct __test_metadata *_metadata, long steps)
 	pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
+		fz_trace = fz_trace_env != 0;
 		sh->digest = fz_proc_run(0, 1, true, 0, steps);
 		_exit(0);
 	}
