@@ -665,7 +665,9 @@ static size_t fz_ptr_off(unsigned long cmd)
  */
 static bool fz_log_write_error(int err)
 {
-	return err == ENOSPC || err == EFBIG || err == EIO || err == EINTR;
+	/* EPIPE: the drainer of a pipe log is gone. */
+	return err == ENOSPC || err == EFBIG || err == EIO || err == EINTR ||
+	       err == EPIPE;
 }
 
 static int fz_result_class(unsigned long cmd, int err)
