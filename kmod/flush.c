@@ -136,6 +136,19 @@ static bool pt_copy(struct pt_stream *s, unsigned int i, const struct pt_src *sr
 	return pt_writer_copy(s, i - s->nr_lanes, src->pos, dst, src->rec.data_len);
 }
 
+/* Time of the first record lane @i lost at @src's position, if the lane
+ * published it (U64_MAX if not).
+ */
+static u64 pt_lost_ts(struct pt_stream *s, unsigned int i,
+		      const struct pt_src *src)
+{
+	if (!src->seq_known)
+		return U64_MAX;
+	if (i < s->nr_lanes)
+		return pt_lane_lost_ts(s, i, src->next_seq);
+	return pt_writer_lost_ts(s, i - s->nr_lanes, src->next_seq);
+}
+
 /* The record at @src's position is gone for the log: it is the first one
  * lost unless an earlier one was.
  */
@@ -201,7 +214,6 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		    int *first)
 {
 	static const int eio = EIO;
-	u64 lost_ts = U64_MAX;
 	bool lost = false;
 	int r;
 
@@ -209,25 +221,20 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		return true;
 	if (src->empty)
 		return false;
-	if (i < s->nr_lanes) {
+	if (i < s->nr_lanes)
 		r = pt_lane_peek(s, i, &src->pos, src->limit, &lost, &src->rec);
-		if (lost && src->seq_known)
-			lost_ts = pt_lane_lost_ts(s, i, src->next_seq);
-	} else {
+	else
 		r = pt_writer_peek(s, i - s->nr_lanes, &src->pos, src->limit,
 				   &lost, &src->rec);
-		if (lost && src->seq_known)
-			lost_ts = pt_writer_lost_ts(s, i - s->nr_lanes,
-						    src->next_seq);
-	}
 	if (lost)
-		pt_src_lost(src, lost_ts);
-	if (r == -EIO)
+		pt_src_lost(src, pt_lost_ts(s, i, src));
+	if (r == -EIO) {
 		src->seq_known = false;
-	if (r == -EIO && pt_room(s, pt_log_rec_size(sizeof(eio)),
-				 s->log->last_ts, first))
-		pt_add_marker(s->log, POSIX_TRACE_ID_ERROR, s->log->last_ts,
-			      &eio, sizeof(eio));
+		if (pt_room(s, pt_log_rec_size(sizeof(eio)), s->log->last_ts,
+			    first))
+			pt_add_marker(s->log, POSIX_TRACE_ID_ERROR,
+				      s->log->last_ts, &eio, sizeof(eio));
+	}
 	src->peeked = r > 0;
 	src->empty = !r;
 	return src->peeked;
