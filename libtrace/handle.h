@@ -37,10 +37,13 @@ struct pt_rlane {
 	uint64_t inflight_stale;	/* a stamp found stuck: no clock read again */
 	uint64_t clock_head;	/* head when POSIX_TRACE_INFLIGHT_CLOCK was */
 	uint64_t clock_since;	/* first seen there, reader's clock (0: not) */
-	/* The record this lane last held back (lane index, position), since
-	 * when, and until when it may hold nothing (read.c, pt_inflight()). */
+	/* The record this lane last held back (lane index, position), how
+	 * long its earlier writes held it, the write holding it now (the
+	 * lane's head) from its first to its last sighting, and until when
+	 * the lane may hold nothing (read.c, pt_held_too_long()). */
 	unsigned int held_lane;
-	uint64_t held_pos, held_since, hold_off_until;
+	uint64_t held_pos, held_ns, held_head, held_first, held_last;
+	uint64_t hold_off_until;
 	__u64 *tail;
 	uint32_t pid;		/* writer lanes: the writing process */
 	int user;		/* a writer lane */

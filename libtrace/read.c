@@ -15,6 +15,7 @@
  * (pt_inflight()).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +42,11 @@ _Static_assert(PT_TS_OFFSET % 8 == 0, "the timestamp never wraps");
  * has been stopped that long: dead, or too slow to wait for), a clock
  * marker only for PT_INFLIGHT_NS from its first sighting with the lane's
  * head where it is, a value found stuck is remembered and costs nothing
- * more, and a lane that held one record back for PT_INFLIGHT_NS in all
- * holds nothing for PT_HOLD_OFF_NS: whatever a writer lane does, it makes
- * the reader wait at most PT_INFLIGHT_NS in every PT_HOLD_OFF_NS.  The
- * bound is long enough for a thread or vCPU descheduled on a loaded
- * machine.
+ * more, and a lane whose writes held one record back for more than
+ * 2 * PT_INFLIGHT_NS in all (pt_held_too_long()) holds nothing for
+ * PT_HOLD_OFF_NS.  A write stopped for less than PT_INFLIGHT_NS is never
+ * overtaken; the bound is long enough for a thread or vCPU descheduled on
+ * a loaded machine.
  */
 #define PT_INFLIGHT_NS	1000000000u
 #define PT_HOLD_OFF_NS	5000000000u
@@ -350,6 +351,43 @@ static int pt_clock_holds(struct pt_rlane *l, uint64_t now)
 }
 
 /*
+ * Lane @l holds back the record at @pos of lane @best once more: has it
+ * held that record longer than an honest lane can?  Only the lane's own
+ * writes count, each from its first to its last sighting (the lane's head
+ * does not move until the write commits), so neither other lanes' holds
+ * nor the reader's own stalls are charged to it.  An honest lane holds one
+ * record with at most two writes: the one in flight when the record was
+ * seen and, if that one is older and so delivered first, the next one
+ * until its clock read (its stamp is later, and once committed it keeps
+ * the lane from holding anything older).  Each holds no longer than its
+ * call, so past 2 * PT_INFLIGHT_NS in all one call took longer than
+ * PT_INFLIGHT_NS, or the lane is not honest: it then holds nothing for
+ * PT_HOLD_OFF_NS.
+ */
+static bool pt_held_too_long(struct pt_rlane *l, unsigned int best, uint64_t pos,
+			     uint64_t now)
+{
+	uint64_t head = PT_LOAD_ACQ(l->head);
+
+	if (l->held_lane != best || l->held_pos != pos || !l->held_first) {
+		l->held_lane = best;
+		l->held_pos = pos;
+		l->held_ns = 0;
+		l->held_head = head;
+		l->held_first = now;
+	} else if (head != l->held_head) {
+		l->held_ns += l->held_last - l->held_first;
+		l->held_head = head;
+		l->held_first = now;
+	}
+	l->held_last = now;
+	if (l->held_ns + (now - l->held_first) <= 2ull * PT_INFLIGHT_NS)
+		return false;
+	l->held_first = 0;
+	return true;
+}
+
+/*
  * May the record @ts of lane @best, which pt_pick() found the oldest, be
  * delivered?  A writer lane that was empty at the pick may since have
  * committed an older record (PT_REPICK), or be writing one: its
@@ -418,16 +456,8 @@ again:
 		}
 		if ((int64_t)(l->hold_off_until - now) > 0)
 			continue;
-		if (l->held_lane != best || l->held_pos != h->lanes[best].cur.pos ||
-		    !l->held_since) {
-			l->held_lane = best;
-			l->held_pos = h->lanes[best].cur.pos;
-			l->held_since = now;
-		} else if (now - l->held_since > PT_INFLIGHT_NS) {
-			/* This lane held this record too long in all: it holds
-			 * nothing for a while. */
+		if (pt_held_too_long(l, best, h->lanes[best].cur.pos, now)) {
 			l->hold_off_until = now + PT_HOLD_OFF_NS;
-			l->held_since = 0;
 			continue;
 		}
 		return PT_HOLD;

@@ -2107,6 +2107,143 @@ TEST_F(writer, stuck_clock_marker_holds_other_lanes_once_for_the_bound)
 	if_stuck(_metadata, self->trid, &a, true);
 }
 
+/*
+ * A lane is charged only for the time its own writes held a record back,
+ * not for the reader's own stalls.  The lane's first write holds event 1;
+ * it commits and the next write starts its clock read, then the reader is
+ * stopped for 1.2 s; the lane's record goes out, and the second write's
+ * clock read holds event 1 (read.c, pt_held_too_long(): an honest lane's
+ * second write).  Neither write was stopped long, so the second one still
+ * holds back a later event of another lane until it commits.  Counting
+ * from the lane's first hold held it off here, and event 2 overtook it.
+ */
+/* REQ: RULE-6 RULE-13 GETNEXT-C5 */
+TEST_F(writer, a_lane_is_not_held_off_for_time_it_did_not_hold)
+{
+	struct pt_ev ev;
+	uint64_t t0, t1, t2;
+	struct lane a;
+	int try;
+
+	for (try = 0; try < IF_TRIES; try++) {
+		if (self->trid > 0)
+			posix_trace_shutdown(self->trid);
+		self->trid = 0;
+		ASSERT_EQ(0, if_setup(&self->trid, &a));
+		/* Write 1, in flight when event 1 comes. */
+		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		if_set(&a, t0);
+		ASSERT_EQ(0, if_other_thread_records(1, 1));
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", ev_desc(&ev));
+		/* It commits; write 2 reads the clock; the reader is away. */
+		if_commit(&a, t0, IF_FORGED);
+		t1 = pt_now_ns(CLOCK_MONOTONIC);
+		if_set(&a, POSIX_TRACE_INFLIGHT_CLOCK);
+		if (t1 - t0 >= IF_QUICK_NS)
+			continue;
+		pt_sleep_ms(IF_BOUND_NS / 1000000 + 200);
+		t1 = pt_now_ns(CLOCK_MONOTONIC);
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(IF_FORGED, if_payload(&ev)) TH_LOG("got %s", ev_desc(&ev));
+		/* Write 2's clock read holds event 1, its stamp does not. */
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", ev_desc(&ev));
+		t2 = pt_now_ns(CLOCK_MONOTONIC);
+		if_set(&a, t2);
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(1u, if_payload(&ev)) TH_LOG("got %s", ev_desc(&ev));
+		/* Event 2 comes after write 2's stamp: it waits for it. */
+		ASSERT_EQ(0, if_other_thread_records(2, 1));
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		if (pt_now_ns(CLOCK_MONOTONIC) - t1 >= IF_QUICK_NS) {
+			if_commit(&a, t2, IF_FORGED + 1);
+			continue;
+		}
+		ASSERT_NE(0, ev.unavailable) TH_LOG("overtaken by %s", ev_desc(&ev));
+		if_commit(&a, t2, IF_FORGED + 1);
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(IF_FORGED + 1, if_payload(&ev)) TH_LOG("got %s", ev_desc(&ev));
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(2u, if_payload(&ev)) TH_LOG("got %s", ev_desc(&ev));
+		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_NE(0, ev.unavailable);
+		break;
+	}
+	ASSERT_LT(try, IF_TRIES) TH_LOG("too slow to tell, %d times", try);
+}
+
+/*
+ * A lane that keeps re-arming (a marker, commit an older record, a new
+ * marker) holds one record back for at most 2 * PT_INFLIGHT_NS of its
+ * writes in all, and then not at all: each write here holds it for
+ * HA_WRITE_MS, so the record comes during the fourth write, once the
+ * lane's writes passed 2 s, and never before.
+ */
+#define HA_WRITE_MS	600
+#define HA_WRITES	10
+#define HA_POLL_MS	10
+
+/* REQ: GETNEXT-C5 TGETNEXT-2 (trust: a lane re-arming for ever) */
+TEST_F(writer, a_lane_re_arming_holds_one_record_at_most_twice_the_bound)
+{
+	uint64_t t0, tw, held, longest;
+	struct pt_ev ev;
+	struct lane a;
+	int try, k, got;
+
+	for (try = 0; try < IF_TRIES; try++) {
+		if (self->trid > 0)
+			posix_trace_shutdown(self->trid);
+		self->trid = 0;
+		ASSERT_EQ(0, if_setup(&self->trid, &a));
+		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		if_set(&a, POSIX_TRACE_INFLIGHT_CLOCK);
+		ASSERT_EQ(0, if_other_thread_records(1, 1));
+		held = 0;
+		longest = 0;
+		got = -1;
+		for (k = 0; k < HA_WRITES && got < 0; k++) {
+			tw = pt_now_ns(CLOCK_MONOTONIC);
+			do {
+				ASSERT_EQ(0, pt_try(self->trid, &ev));
+				if (!ev.unavailable) {
+					ASSERT_EQ(1u, if_payload(&ev))
+						TH_LOG("got %s", ev_desc(&ev));
+					got = k;
+					break;
+				}
+				pt_sleep_ms(HA_POLL_MS);
+			} while (pt_now_ns(CLOCK_MONOTONIC) - tw <
+				 HA_WRITE_MS * 1000000ULL);
+			tw = pt_now_ns(CLOCK_MONOTONIC) - tw;
+			held += tw;
+			if (tw > longest)
+				longest = tw;
+			/* Older than event 1, so delivered before it; the
+			 * next write starts before the reader looks again. */
+			if_commit(&a, t0, IF_FORGED + (uint32_t)k);
+			if_set(&a, POSIX_TRACE_INFLIGHT_CLOCK);
+			if (got < 0) {
+				ASSERT_EQ(0, pt_try(self->trid, &ev));
+				ASSERT_EQ(IF_FORGED + (uint32_t)k, if_payload(&ev))
+					TH_LOG("got %s", ev_desc(&ev));
+			}
+		}
+		/* A write stopped past the bound releases it by itself. */
+		if (longest >= IF_BOUND_NS - IF_BOUND_NS / 10)
+			continue;
+		ASSERT_LE(0, got) TH_LOG("held for %d writes", HA_WRITES);
+		TH_LOG("delivered during write %d, the lane's writes held it %llu ms",
+		       got + 1, (unsigned long long)held / 1000000);
+		/* Not before the lane held it 2 s: the reader counts less. */
+		ASSERT_GE(held, 2 * IF_BOUND_NS);
+		ASSERT_LE(got, 2 * (int)(IF_BOUND_NS / 1000000) / HA_WRITE_MS + 1);
+		break;
+	}
+	ASSERT_LT(try, IF_TRIES) TH_LOG("too slow to tell, %d times", try);
+}
+
 /* REQ: GETNEXT-C5 (trust: garbage in-flight stamps) */
 TEST_F(writer, garbage_in_flight_stamps_hold_nothing)
 {
