@@ -519,7 +519,72 @@ struct cw_writer {
 	uint32_t idx;
 	pthread_t self;
 	atomic_int *go;
+	atomic_ullong max_call_ns;	/* longest posix_trace_event() */
 };
+
+/*
+ * The reader waits for an event in flight at most this long (libtrace/
+ * read.c, PT_INFLIGHT_NS): a writer descheduled longer than that inside
+ * posix_trace_event() (a heavily loaded machine) may be overtaken, as
+ * documented.  Its stamp is set inside the call, so only a call that long
+ * can be.
+ */
+#define CW_INFLIGHT_NS	1000000000ULL
+
+/* Record @r as writer @w, keeping the longest call. */
+static void cw_event(struct cw_writer *w, const struct cw_rec *r)
+{
+	uint64_t t0 = pt_now_ns(CLOCK_MONOTONIC), t;
+
+	posix_trace_event(w->id, r, offsetof(struct cw_rec, fill) + r->len);
+	t = pt_now_ns(CLOCK_MONOTONIC) - t0;
+	if (t > atomic_load(&w->max_call_ns))
+		atomic_store(&w->max_call_ns, t);
+}
+
+static uint64_t cw_max_call(struct cw_writer *w)
+{
+	uint64_t max = 0, t;
+	int i;
+
+	for (i = 0; i < CW_THREADS; i++) {
+		t = atomic_load(&w[i].max_call_ns);
+		if (t > max)
+			max = t;
+	}
+	return max;
+}
+
+/* Timestamps of the events read so far: the first step back is logged. */
+struct cw_order {
+	uint64_t prev_ts;
+	uint32_t prev_thread, prev_seq;
+	int backwards;
+};
+
+static void cw_order_next(struct __test_metadata *_metadata, struct cw_order *o,
+			  const struct pt_ev *ev, const struct cw_rec *r, int total)
+{
+	uint64_t ts = pt_ts_ns(&ev->info.posix_timestamp);
+
+	if (ts < o->prev_ts && !o->backwards++)
+		TH_LOG("timestamps go backwards by %llu ns after %d events: thread %u event %u after thread %u event %u",
+		       (unsigned long long)(o->prev_ts - ts), total, r->thread,
+		       r->seq, o->prev_thread, o->prev_seq);
+	o->prev_ts = ts;
+	o->prev_thread = r->thread;
+	o->prev_seq = r->seq;
+}
+
+/* Overtaken only after a writer stalled past the reader's bound. */
+static void cw_order_check(struct __test_metadata *_metadata,
+			   const struct cw_order *o, uint64_t max_call)
+{
+	TH_LOG("longest event call %llu us", (unsigned long long)max_call / 1000);
+	EXPECT_TRUE(!o->backwards || max_call >= CW_INFLIGHT_NS)
+		TH_LOG("%d events out of order, none stalled %llu ms",
+		       o->backwards, CW_INFLIGHT_NS / 1000000);
+}
 
 /*
  * @ev is the next event read from a stream the cw_write() threads record
@@ -555,21 +620,26 @@ static void *cw_write(void *p)
 		;
 	for (s = 0; s < CW_EVENTS; s++) {
 		cw_make(&r, w->idx, s);
-		posix_trace_event(w->id, &r, offsetof(struct cw_rec, fill) +
-				  r.len);
+		cw_event(w, &r);
 	}
 	return NULL;
 }
 
+/*
+ * Eight threads record at once while the main thread reads: every event
+ * once, intact, each thread's in its order, and all in timestamp order
+ * unless a writer was stopped inside posix_trace_event() past the reader's
+ * bound (CW_INFLIGHT_NS), as a loaded debug kernel under TCG can.
+ */
 /* REQ: FN-4 RULE-94 RULE-13 RULE-6 GETNEXT-C5 GETNEXT-C6 EVENT-6 MODEL-2 */
 TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 {
 	struct cw_writer w[CW_THREADS];
 	uint32_t next[CW_THREADS] = { 0 };
 	pthread_t th[CW_THREADS];
+	struct cw_order order = { 0 };
 	atomic_int go = 0;
 	trace_event_id_t id;
-	uint64_t prev_ts = 0;
 	struct pt_ev ev;
 	int i, total = 0, ret;
 
@@ -579,6 +649,7 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 	ASSERT_EQ(0, pt_create(0, 2 << 20, 0, 0, &self->trid2));
 	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
 	ASSERT_EQ(0, posix_trace_eventid_open("concurrent", &id));
+	memset(w, 0, sizeof(w));
 	for (i = 0; i < CW_THREADS; i++) {
 		w[i].id = id;
 		w[i].idx = i;
@@ -589,7 +660,6 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 
 	while (total < CW_THREADS * CW_EVENTS) {
 		struct cw_rec r;
-		uint64_t ts;
 
 		ret = pt_timed_ms(self->trid2, &ev, 10000);
 		ASSERT_EQ(0, ret) TH_LOG("after %d events", total);
@@ -600,9 +670,7 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 		/* w[].self is written before the thread's first event. */
 		ASSERT_TRUE(pthread_equal(w[r.thread].self,
 					  ev.info.posix_thread_id));
-		ts = pt_ts_ns(&ev.info.posix_timestamp);
-		ASSERT_GE(ts, prev_ts) TH_LOG("timestamps go backwards");
-		prev_ts = ts;
+		cw_order_next(_metadata, &order, &ev, &r, total);
 		total++;
 	}
 	for (i = 0; i < CW_THREADS; i++)
@@ -610,6 +678,7 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 	for (i = 0; i < CW_THREADS; i++) {
 		EXPECT_EQ((uint32_t)CW_EVENTS, next[i]);
 	}
+	cw_order_check(_metadata, &order, cw_max_call(w));
 	ASSERT_EQ(0, pt_try(self->trid2, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
@@ -654,23 +723,11 @@ static void cs_sleep_handler(int sig)
 }
 
 struct cs_writer {
-	trace_event_id_t id;
-	uint32_t idx;
-	pthread_t self;
-	atomic_int *go, *stop;
+	struct cw_writer cw;
+	atomic_int *stop;
 	atomic_uint n;		/* events recorded */
 	atomic_int done;
-	atomic_ullong max_call_ns;	/* longest posix_trace_event() */
 };
-
-/*
- * The reader waits for an event in flight at most this long (libtrace/
- * read.c, PT_INFLIGHT_NS): a writer descheduled longer than that inside
- * posix_trace_event() (a heavily loaded machine) may be overtaken, as
- * documented.  Its stamp is set inside the call, so only a call that long
- * can be.
- */
-#define CS_INFLIGHT_NS	1000000000ULL
 
 static void *cs_write(void *p)
 {
@@ -678,22 +735,15 @@ static void *cs_write(void *p)
 	struct cw_rec r;
 	uint32_t s;
 
-	w->self = pthread_self();
+	w->cw.self = pthread_self();
 	/* Below the kicker, which must not starve (a nicer value is always
 	 * allowed); being preempted more is no harm here either. */
 	setpriority(PRIO_PROCESS, (id_t)pt_gettid(), CS_NICE);
-	while (!atomic_load(w->go))
+	while (!atomic_load(w->cw.go))
 		;
 	for (s = 0; s < CS_MAX_EVENTS && !atomic_load(w->stop); s++) {
-		uint64_t t0, t;
-
-		cw_make(&r, w->idx, s);
-		t0 = pt_now_ns(CLOCK_MONOTONIC);
-		posix_trace_event(w->id, &r, offsetof(struct cw_rec, fill) +
-				  r.len);
-		t = pt_now_ns(CLOCK_MONOTONIC) - t0;
-		if (t > atomic_load(&w->max_call_ns))
-			atomic_store(&w->max_call_ns, t);
+		cw_make(&r, w->cw.idx, s);
+		cw_event(&w->cw, &r);
 		atomic_store(&w->n, s + 1);
 	}
 	atomic_store(&w->done, 1);
@@ -754,12 +804,12 @@ TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
 	pthread_t th[CW_THREADS], kt;
 	struct cs_kicker k = { .th = th, .w = w };
 	struct sigaction sa;
+	struct cw_order order = { 0 };
 	atomic_int go = 0;
 	trace_event_id_t id;
-	uint64_t prev_ts = 0, recorded = 0, end, max_call = 0, back_ns = 0;
-	uint32_t prev_thread = 0, prev_seq = 0;
+	uint64_t recorded = 0, end, max_call = 0;
 	struct pt_ev ev;
-	int i, total = 0, ret, backwards = 0;
+	int i, total = 0, ret;
 
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
@@ -773,9 +823,9 @@ TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
 	atomic_store(&k.stop, 0);
 	memset(w, 0, sizeof(w));
 	for (i = 0; i < CW_THREADS; i++) {
-		w[i].id = id;
-		w[i].idx = i;
-		w[i].go = &go;
+		w[i].cw.id = id;
+		w[i].cw.idx = i;
+		w[i].cw.go = &go;
 		w[i].stop = &k.stop;
 		ASSERT_EQ(0, pthread_create(&th[i], NULL, cs_write, &w[i]));
 	}
@@ -785,7 +835,6 @@ TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
 	end = pt_now_ns(CLOCK_MONOTONIC) + 4 * CS_SECONDS * PT_NSEC_PER_SEC;
 	for (;;) {
 		struct cw_rec r;
-		uint64_t ts;
 
 		ret = pt_timed_ms(self->trid2, &ev, 200);
 		if (ret == ETIMEDOUT) {
@@ -801,17 +850,8 @@ TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
 		}
 		ASSERT_EQ(0, ret) TH_LOG("after %d events", total);
 		cw_expect_next(_metadata, &ev, id, total, next, &r);
-		ts = pt_ts_ns(&ev.info.posix_timestamp);
-		/* Judged once the writers are done: see CS_INFLIGHT_NS. */
-		if (ts < prev_ts && !backwards++) {
-			back_ns = prev_ts - ts;
-			TH_LOG("timestamps go backwards by %llu ns after %d events: thread %u event %u after thread %u event %u",
-			       (unsigned long long)back_ns, total,
-			       r.thread, r.seq, prev_thread, prev_seq);
-		}
-		prev_thread = r.thread;
-		prev_seq = r.seq;
-		prev_ts = ts;
+		/* Judged once the writers are done: see CW_INFLIGHT_NS. */
+		cw_order_next(_metadata, &order, &ev, &r, total);
 		total++;
 	}
 	pthread_join(kt, NULL);
@@ -819,16 +859,12 @@ TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
 		pthread_join(th[i], NULL);
 		EXPECT_EQ(atomic_load(&w[i].n), next[i]) TH_LOG("thread %d", i);
 		recorded += atomic_load(&w[i].n);
-		if (atomic_load(&w[i].max_call_ns) > max_call)
-			max_call = atomic_load(&w[i].max_call_ns);
+		if (atomic_load(&w[i].cw.max_call_ns) > max_call)
+			max_call = atomic_load(&w[i].cw.max_call_ns);
 	}
 	signal(SIGUSR2, SIG_IGN);
-	TH_LOG("%ld signals, %d events, longest event call %llu us", k.kicks,
-	       total, (unsigned long long)max_call / 1000);
-	/* Overtaken only after a writer stalled past the reader's bound. */
-	EXPECT_TRUE(!backwards || max_call >= CS_INFLIGHT_NS)
-		TH_LOG("%d events out of order, none stalled %llu ms",
-		       backwards, CS_INFLIGHT_NS / 1000000);
+	TH_LOG("%ld signals, %d events", k.kicks, total);
+	cw_order_check(_metadata, &order, max_call);
 	ASSERT_EQ(recorded, (uint64_t)total);
 	ASSERT_GT(k.kicks, 0);
 }
