@@ -1958,6 +1958,15 @@ static int if_setup(trace_id_t *trid, struct lane *l)
 	return 0;
 }
 
+/* The same, for another try: the previous try's stream goes first. */
+static int if_setup_again(trace_id_t *trid, struct lane *l)
+{
+	if (*trid > 0)
+		posix_trace_shutdown(*trid);
+	*trid = 0;
+	return if_setup(trid, l);
+}
+
 static void if_set(const struct lane *l, uint64_t v)
 {
 	__atomic_store_n(&l->ctl->inflight_ts, v, __ATOMIC_RELEASE);
@@ -2018,10 +2027,7 @@ TEST_F(writer, record_in_flight_is_delivered_before_later_records_of_other_lanes
 	int try;
 
 	for (try = 0; try < IF_TRIES; try++) {
-		if (self->trid > 0)
-			posix_trace_shutdown(self->trid);
-		self->trid = 0;
-		ASSERT_EQ(0, if_setup(&self->trid, &a));
+		ASSERT_EQ(0, if_setup_again(&self->trid, &a));
 		t0 = pt_now_ns(CLOCK_MONOTONIC);
 		if_set(&a, t0);
 		ASSERT_EQ(0, if_other_thread_records(1, 3));
@@ -2126,10 +2132,7 @@ TEST_F(writer, a_lane_is_not_held_off_for_time_it_did_not_hold)
 	int try;
 
 	for (try = 0; try < IF_TRIES; try++) {
-		if (self->trid > 0)
-			posix_trace_shutdown(self->trid);
-		self->trid = 0;
-		ASSERT_EQ(0, if_setup(&self->trid, &a));
+		ASSERT_EQ(0, if_setup_again(&self->trid, &a));
 		/* Write 1, in flight when event 1 comes. */
 		t0 = pt_now_ns(CLOCK_MONOTONIC);
 		if_set(&a, t0);
@@ -2193,10 +2196,7 @@ TEST_F(writer, a_lane_re_arming_holds_one_record_at_most_twice_the_bound)
 	int try, k, got;
 
 	for (try = 0; try < IF_TRIES; try++) {
-		if (self->trid > 0)
-			posix_trace_shutdown(self->trid);
-		self->trid = 0;
-		ASSERT_EQ(0, if_setup(&self->trid, &a));
+		ASSERT_EQ(0, if_setup_again(&self->trid, &a));
 		t0 = pt_now_ns(CLOCK_MONOTONIC);
 		if_set(&a, POSIX_TRACE_INFLIGHT_CLOCK);
 		ASSERT_EQ(0, if_other_thread_records(1, 1));
