@@ -396,7 +396,9 @@ static bool pt_held_too_long(struct pt_rlane *l, unsigned int best, uint64_t pos
  * A lane that holds records needs no look for @ts: its next record is
  * never newer than the one being written after it.  Order: pt_pick()
  * loaded the heads; here the clock, the lane count, then each in-flight
- * value (acquire), then the heads again, so a commit in between is seen.
+ * value (acquire), then the head again, whatever the value: a write that
+ * committed since the pick and a next one already under way (its marker or
+ * stamp is what we load) must not hide the committed record.
  *
  * A clean pass also proves that every record stamped before h->safe_ts
  * (the clock at its start, or an older stamp in flight) is already
@@ -424,14 +426,16 @@ static __attribute__((noinline)) int pt_inflight(struct pt_handle *h, unsigned i
 		empty = i != best && !l->cur.peek_ts;
 again:
 		v = PT_LOAD_ACQ(l->inflight);
-		if (!v) {
-			if (!empty || PT_LOAD_ACQ(l->head) == l->cur.pos)
-				continue;
+		/* Whatever @v is, the write before it may have committed since
+		 * the pick (or while we spun): its record may be the older. */
+		if (empty && PT_LOAD_ACQ(l->head) != l->cur.pos) {
 			t2 = pt_peek(l);
 			if (t2 && (t2 < ts || (t2 == ts && i < best)))
 				return PT_REPICK;
-			continue;
+			empty = 0;	/* its next write is later still */
 		}
+		if (!v)
+			continue;
 		if (v == POSIX_TRACE_INFLIGHT_CLOCK) {
 			if (!pt_clock_holds(l, now))
 				continue;	/* stuck */

@@ -2244,6 +2244,93 @@ TEST_F(writer, a_lane_re_arming_holds_one_record_at_most_twice_the_bound)
 	ASSERT_LT(try, IF_TRIES) TH_LOG("too slow to tell, %d times", try);
 }
 
+/*
+ * A lane that commits and starts its next write while the reader looks at
+ * it: the reader picked another lane's event, found this lane empty, and
+ * then sees the next write's clock read or stamp, newer than the event.
+ * The record committed meanwhile is older: it must go first.  A forger
+ * thread plays the lane's writer with honest writes (stamp, another
+ * thread's event, a short wait, commit, next write at once) while the main
+ * thread reads; any step back in time is that race lost.
+ */
+#define CR_SECONDS	3
+#define CR_MAX_ROUNDS	200000
+#define CR_FORGED	0x80000000u	/* the lane's payloads; others' below */
+
+struct cr_forger {
+	const struct lane *a;
+	atomic_int stop, done;
+	uint32_t rounds;
+};
+
+static void *cr_forge(void *p)
+{
+	struct cr_forger *f = p;
+	uint64_t t, r = 0x9e3779b97f4a7c15ULL;
+	uint32_t k, spin;
+
+	for (k = 0; k < CR_MAX_ROUNDS && !atomic_load(&f->stop); k++) {
+		if_set(f->a, POSIX_TRACE_INFLIGHT_CLOCK);
+		t = pt_now_ns(CLOCK_MONOTONIC);
+		if_set(f->a, t);
+		/* Another lane's event, later than this write's stamp. */
+		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &k, sizeof(k));
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		for (spin = (uint32_t)(r % 2000); spin; spin--)
+			__asm__ __volatile__("" ::: "memory");
+		if_commit(f->a, t, CR_FORGED | k);
+	}
+	f->rounds = k;
+	atomic_store(&f->done, 1);
+	return NULL;
+}
+
+/* REQ: RULE-6 RULE-13 GETNEXT-C5 */
+TEST_F(writer, a_record_committed_while_the_reader_looks_still_goes_first)
+{
+	struct cr_forger f = { 0 };
+	uint32_t next_forged = 0, next_real = 0, v;
+	uint64_t ts, prev = 0, end;
+	int backwards = 0, ret;
+	struct pt_ev ev;
+	struct lane a;
+	pthread_t th;
+
+	ASSERT_EQ(0, if_setup(&self->trid, &a));
+	f.a = &a;
+	ASSERT_EQ(0, pthread_create(&th, NULL, cr_forge, &f));
+	end = pt_now_ns(CLOCK_MONOTONIC) + CR_SECONDS * PT_NSEC_PER_SEC;
+	for (;;) {
+		if (pt_now_ns(CLOCK_MONOTONIC) >= end)
+			atomic_store(&f.stop, 1);
+		ret = pt_timed_ms(self->trid, &ev, 200);
+		if (ret == ETIMEDOUT && atomic_load(&f.done))
+			break;
+		ASSERT_EQ(0, ret);
+		v = if_payload(&ev);
+		ts = pt_ts_ns(&ev.info.posix_timestamp);
+		if (ts < prev && !backwards++)
+			TH_LOG("%#x (%s) %llu ns before the event ahead of it", v,
+			       v & CR_FORGED ? "the lane's" : "another lane's",
+			       (unsigned long long)(prev - ts));
+		prev = ts;
+		if (v & CR_FORGED) {
+			ASSERT_EQ(CR_FORGED | next_forged, v);
+			next_forged++;
+		} else {
+			ASSERT_EQ(next_real, v);
+			next_real++;
+		}
+	}
+	pthread_join(th, NULL);
+	TH_LOG("%u rounds", f.rounds);
+	EXPECT_EQ(f.rounds, next_forged);
+	EXPECT_EQ(f.rounds, next_real);
+	EXPECT_EQ(0, backwards) TH_LOG("%d events out of order", backwards);
+}
+
 /* REQ: GETNEXT-C5 (trust: garbage in-flight stamps) */
 TEST_F(writer, garbage_in_flight_stamps_hold_nothing)
 {
