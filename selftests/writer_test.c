@@ -2263,6 +2263,18 @@ struct cr_forger {
 	uint32_t rounds;
 };
 
+/*
+ * The forger's writes do not make room as a LOOP writer would (raise
+ * oldest first): it waits for the reader instead, while half the lane is
+ * unread.  The other lane, one later record a round, stays within it too.
+ */
+static void cr_wait_room(struct cr_forger *f)
+{
+	while (lane_head(f->a) - __atomic_load_n(&f->a->ctl->tail, __ATOMIC_ACQUIRE) >
+	       f->a->size / 2 && !atomic_load(&f->stop))
+		sched_yield();
+}
+
 static void *cr_forge(void *p)
 {
 	struct cr_forger *f = p;
@@ -2270,6 +2282,7 @@ static void *cr_forge(void *p)
 	uint32_t k, spin;
 
 	for (k = 0; k < CR_MAX_ROUNDS && !atomic_load(&f->stop); k++) {
+		cr_wait_room(f);
 		if_set(f->a, POSIX_TRACE_INFLIGHT_CLOCK);
 		t = pt_now_ns(CLOCK_MONOTONIC);
 		if_set(f->a, t);
