@@ -337,12 +337,12 @@ enum { PT_GO, PT_REPICK, PT_HOLD };
  * marker, which may be older than any record, so it holds them all, for
  * PT_INFLIGHT_NS from when we first saw it with the lane's head where it
  * is (a commit starts a new marker; a stuck one counts from its first
- * sighting and then holds nothing).
+ * sighting and then holds nothing).  @head was loaded before the marker:
+ * loaded after it, the head of a write that committed in between would
+ * charge the next write's marker with this sighting's time.
  */
-static int pt_clock_holds(struct pt_rlane *l, uint64_t now)
+static int pt_clock_holds(struct pt_rlane *l, uint64_t head, uint64_t now)
 {
-	uint64_t head = PT_LOAD_ACQ(l->head);
-
 	if (!l->clock_since || head != l->clock_head) {
 		l->clock_since = now;
 		l->clock_head = head;
@@ -365,10 +365,8 @@ static int pt_clock_holds(struct pt_rlane *l, uint64_t now)
  * PT_HOLD_OFF_NS.
  */
 static bool pt_held_too_long(struct pt_rlane *l, unsigned int best, uint64_t pos,
-			     uint64_t now)
+			     uint64_t head, uint64_t now)
 {
-	uint64_t head = PT_LOAD_ACQ(l->head);
-
 	if (l->held_lane != best || l->held_pos != pos || !l->held_first) {
 		l->held_lane = best;
 		l->held_pos = pos;
@@ -410,7 +408,7 @@ static bool pt_held_too_long(struct pt_rlane *l, unsigned int best, uint64_t pos
 static __attribute__((noinline)) int pt_inflight(struct pt_handle *h, unsigned int best,
 						 uint64_t ts)
 {
-	uint64_t now = pt_mono_now(), safe = now, v, t2;
+	uint64_t now = pt_mono_now(), safe = now, v, t2, head;
 	unsigned int i, spins = 0;
 	int empty;
 
@@ -425,6 +423,10 @@ static __attribute__((noinline)) int pt_inflight(struct pt_handle *h, unsigned i
 			continue;
 		empty = i != best && !l->cur.peek_ts;
 again:
+		/* Loaded before @v: the write @v belongs to is at this head or
+		 * a later one, never an earlier one, so a write is never
+		 * charged with the time of the one before it. */
+		head = PT_LOAD_ACQ(l->head);
 		v = PT_LOAD_ACQ(l->inflight);
 		/* Whatever @v is, the write before it may have committed since
 		 * the pick (or while we spun): its record may be the older. */
@@ -437,7 +439,7 @@ again:
 		if (!v)
 			continue;
 		if (v == POSIX_TRACE_INFLIGHT_CLOCK) {
-			if (!pt_clock_holds(l, now))
+			if (!pt_clock_holds(l, head, now))
 				continue;	/* stuck */
 			safe = 0;
 		} else {
@@ -460,7 +462,7 @@ again:
 		}
 		if ((int64_t)(l->hold_off_until - now) > 0)
 			continue;
-		if (pt_held_too_long(l, best, h->lanes[best].cur.pos, now)) {
+		if (pt_held_too_long(l, best, h->lanes[best].cur.pos, head, now)) {
 			l->hold_off_until = now + PT_HOLD_OFF_NS;
 			continue;
 		}
