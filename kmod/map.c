@@ -97,23 +97,47 @@ struct pt_map *pt_map_fork(struct pt_map *parent, gfp_t gfp)
 	return map;
 }
 
+/*
+ * The nearest of @map and its ancestors that holds one of the entries
+ * below @limit itself, or NULL if none does (only the unnamed id is
+ * below @limit).  A map whose own entries all lie at or above @limit adds
+ * nothing a child forked at @limit can see: the child skips it, so a
+ * chain of processes that fork and exit without registering names stays
+ * one link long however deep the user makes it.  At most two steps: the
+ * parent's own parent was chosen the same way.
+ */
+static struct pt_map *pt_map_visible(struct pt_map *map, unsigned int limit)
+{
+	while (map && max(map->base, 1U) >= limit)
+		map = map->parent;
+	return map;
+}
+
 /* Make @map, from pt_map_alloc() and unused, that copy (atomic-safe). */
 void pt_map_init_fork(struct pt_map *map, struct pt_map *parent)
 {
-	kref_get(&parent->ref);
-	map->parent = parent;
 	/* Pairs with smp_store_release() in pt_map_open(). */
 	map->base = smp_load_acquire(&parent->count);
 	map->count = map->base;
+	map->parent = pt_map_visible(parent, map->base);
+	if (map->parent)
+		kref_get(&map->parent->ref);
 	pt_stat_inc(PT_STAT_MAPS);
+}
+
+static char **pt_map_slot(struct pt_map *map, unsigned int i)
+{
+	return &map->chunks[i / PT_MAP_CHUNK][i % PT_MAP_CHUNK];
 }
 
 /* Name of entry @i, which is below @map->count. */
 static const char *pt_map_entry(struct pt_map *map, unsigned int i)
 {
+	if (!i)
+		return pt_unnamed_name;
 	while (i < map->base && map->parent)
 		map = map->parent;
-	return i ? map->names[i] : pt_unnamed_name;
+	return *pt_map_slot(map, i);
 }
 
 /* Index of @name among the first @limit entries of @map, or 0. */
@@ -124,30 +148,39 @@ static unsigned int pt_map_find(struct pt_map *map, const char *name,
 
 	for (; map; limit = map->base, map = map->parent) {
 		for (i = max(map->base, 1U); i < limit; i++) {
-			if (!strcmp(map->names[i], name))
+			if (!strcmp(*pt_map_slot(map, i), name))
 				return i;
 		}
 	}
 	return 0;
 }
 
-static void pt_map_release(struct kref *ref)
+/* Free @map alone; its parent's reference is the caller's to drop. */
+static void pt_map_free(struct pt_map *map)
 {
-	struct pt_map *map = container_of(ref, struct pt_map, ref);
 	unsigned int i;
 
-	for (i = map->base; i < map->count; i++)
-		pt_name_free(map->names[i]);
-	if (map->parent)
-		pt_map_put(map->parent);
+	for (i = max(map->base, 1U); i < map->count; i++)
+		pt_name_free(*pt_map_slot(map, i));
+	for (i = 0; i < ARRAY_SIZE(map->chunks); i++)
+		kfree(map->chunks[i]);
 	kfree(map);
 	pt_stat_dec(PT_STAT_MAPS);
 }
 
+/*
+ * Any context (RCU callbacks drop mappings).  A loop, not a recursion: the
+ * last reference to a map may be the last one to a chain of ancestors
+ * whose processes exited, and the stack must not grow with it.
+ */
 void pt_map_put(struct pt_map *map)
 {
-	if (map)
-		kref_put(&map->ref, pt_map_release);
+	while (map && refcount_dec_and_test(&map->ref.refcount)) {
+		struct pt_map *parent = map->parent;
+
+		pt_map_free(map);
+		map = parent;
+	}
 }
 
 /* Existing name: its id.  New name: the next id, or the unnamed id once
@@ -174,22 +207,30 @@ int pt_map_open(struct pt_map *map, const char *name, u32 *id)
 		i = 0;
 		goto found;
 	}
+	if (!map->chunks[i / PT_MAP_CHUNK]) {
+		map->chunks[i / PT_MAP_CHUNK] =
+			kcalloc(PT_MAP_CHUNK, sizeof(char *), GFP_KERNEL_ACCOUNT);
+		if (!map->chunks[i / PT_MAP_CHUNK])
+			goto err_nomem;
+	}
 	copy = pt_name_new(name, &over);
 	if (!copy && over) {
 		i = 0;
 		goto found;
 	}
-	if (!copy) {
-		mutex_unlock(&map->lock);
-		return -ENOMEM;
-	}
-	map->names[i] = copy;
+	if (!copy)
+		goto err_nomem;
+	*pt_map_slot(map, i) = copy;
 	/* Pairs with smp_load_acquire() in pt_map_valid_id(). */
 	smp_store_release(&map->count, i + 1);
 found:
 	mutex_unlock(&map->lock);
 	*id = POSIX_TRACE_ID_UNNAMED + i;
 	return 0;
+
+err_nomem:
+	mutex_unlock(&map->lock);
+	return -ENOMEM;
 }
 
 int pt_map_name(struct pt_map *map, u32 id, char *buf, size_t size)

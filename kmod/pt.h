@@ -81,17 +81,25 @@ void *pt_vmalloc_user(size_t size);
  * such a process, and every map forked from it.  Names are only ever
  * appended, so an id keeps its name for the life of the map and entries
  * below @count never change: they are read without @lock.  @count is
- * published with release semantics after @names[@count] is set.
- * A map made by fork() starts as a copy of its parent's first @base
- * entries, which it reads from @parent instead of copying them.
+ * published with release semantics after the entry (and the chunk that
+ * holds it) is set.
+ * A map made by fork() starts as a copy of the first @base entries of its
+ * parent, which it reads from @parent instead of copying them.  @parent is
+ * the nearest ancestor that holds one of those entries itself, so every
+ * map of a chain holds at least one name: a chain is at most
+ * POSIX_TRACE_USER_EVENT_MAX long, and what dead ancestors pin is bounded
+ * by the names users were charged for (design.md, "Threat model").
+ * Entries live in chunks of PT_MAP_CHUNK allocated on first use, so a map
+ * costs memory in proportion to the names it registered itself.
  */
+#define PT_MAP_CHUNK	32
 struct pt_map {
 	struct kref ref;
 	struct mutex lock;	/* serialises appends */
 	unsigned int count;	/* ids in use, the unnamed one included */
 	unsigned int base;	/* ids below come from @parent */
 	struct pt_map *parent;
-	char *names[POSIX_TRACE_USER_EVENT_MAX];
+	char **chunks[POSIX_TRACE_USER_EVENT_MAX / PT_MAP_CHUNK];
 };
 
 struct pt_map *pt_map_alloc(gfp_t gfp);
