@@ -32,6 +32,7 @@ struct pt_src {
 	u64 limit;		/* head when this flush began */
 	u64 next_seq;		/* seq of the record at @pos, if @seq_known */
 	u64 lost_ts;		/* time of the first lost record, if known */
+	u64 budget;		/* bytes this flush may still take here */
 	bool seq_known;		/* not after a clear or a corrupt writer lane */
 	u8 copy_fails;		/* in a row, at @pos */
 	bool peeked;		/* @rec is the header of the record at @pos */
@@ -159,9 +160,12 @@ static void pt_src_lost(struct pt_src *src, u64 ts)
 	src->lost = true;
 }
 
-/* The record @src has peeked leaves the lane, logged or not. */
+/* The record @src has peeked leaves the lane, logged or not.  It counts
+ * against the flush's budget for the lane (pt_snapshot()).
+ */
 static void pt_src_advance(struct pt_src *src)
 {
+	src->budget -= min_t(u64, src->budget, src->rec.size);
 	src->pos += src->rec.size;
 	src->next_seq = src->rec.seq + 1;
 	src->seq_known = true;
@@ -219,7 +223,7 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 
 	if (src->peeked)
 		return true;
-	if (src->empty)
+	if (src->empty || !src->budget)
 		return false;
 	if (i < s->nr_lanes)
 		r = pt_lane_peek(s, i, &src->pos, src->limit, &lost, &src->rec);
@@ -236,7 +240,8 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 				      s->log->last_ts, &eio, sizeof(eio));
 	}
 	src->peeked = r > 0;
-	src->empty = !r;
+	/* A lane that lied is done for this flush: one ERROR at most. */
+	src->empty = r <= 0;
 	return src->peeked;
 }
 
@@ -245,6 +250,10 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
  * which takes everything: nothing comes after it) the stamp of the oldest
  * record a writer is still writing, so a record stamped earlier but
  * committed later is not overtaken (design.md §4).
+ * A flush takes at most one ring's worth of records from each lane: a
+ * writer that keeps its lane looking full, or moves its positions about,
+ * cannot make a flush last longer than what the lanes held when it began
+ * (issue 19, item 2); the rest waits for the next flush.
  */
 static u64 pt_snapshot(struct pt_stream *s, bool final)
 {
@@ -260,10 +269,13 @@ static u64 pt_snapshot(struct pt_stream *s, bool final)
 
 		src->empty = false;
 		src->copy_fails = 0;
-		if (i < s->nr_lanes)
+		if (i < s->nr_lanes) {
 			src->limit = READ_ONCE(s->lanes[i].desc->head);
-		else	/* pairs with the writer's release of head */
+			src->budget = s->lanes[i].size;
+		} else {	/* pairs with the writer's release of head */
 			src->limit = smp_load_acquire(&s->writers[i - s->nr_lanes]->ctl->head);
+			src->budget = s->writers[i - s->nr_lanes]->data_size;
+		}
 	}
 	return horizon;
 }
@@ -293,6 +305,8 @@ static void pt_drain(struct pt_stream *s, bool final, int *first)
 		if (!best)
 			break;
 		pt_take(s, bi, best, first);
+		/* A full UNTIL_FULL log takes records without any I/O. */
+		cond_resched();
 	}
 	pt_write_block(s, first);
 }

@@ -314,12 +314,25 @@ static void pt_writer_ring_read(const struct pt_writer *w, u64 pos, void *dst,
 }
 
 /*
+ * A lane that cannot be believed: the flusher goes on from its head, but
+ * never backwards.  A writer flipping its head between an old value and a
+ * new one would otherwise make the flusher read the same records again
+ * and again, for as long as the writer likes (issue 19, item 2).
+ */
+static int pt_writer_corrupt(u64 *pos, u64 head)
+{
+	if ((s64)(head - *pos) > 0)
+		*pos = head;
+	return -EIO;
+}
+
+/*
  * The flusher's reads of writer lane @j (flush.c), which its process can
  * scribble on at any time: the same checks as the library's reader
  * (design.md, "Trust").  Returns 1 with the header of the record at *@pos
  * in @rec (its pid the kernel's), 0 when there is nothing below @limit,
- * -EIO when the lane cannot be believed (*@pos then skips to its head).
- * *@lost as for pt_lane_peek().
+ * -EIO when the lane cannot be believed (*@pos then skips forward to its
+ * head).  *@pos only ever moves forward.  *@lost as for pt_lane_peek().
  */
 int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 		   bool *lost, struct posix_trace_record *rec)
@@ -330,17 +343,17 @@ int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 	u64 head = smp_load_acquire(&ctl->head);
 	u64 oldest = READ_ONCE(ctl->oldest);
 
+	/* Records are 8-byte aligned, and so is every honest position. */
+	if ((head | oldest) % 8)
+		return pt_writer_corrupt(pos, head);
 	if ((s64)(oldest - *pos) > 0) {
 		/* overwritten, however often the writer went round since */
-		if (head - oldest > w->data_size) {
-			*pos = head;	/* or an oldest that cannot be */
-			return -EIO;
-		}
+		if ((s64)(head - oldest) < 0 || head - oldest > w->data_size)
+			return pt_writer_corrupt(pos, head);
 		*lost = true;
 		*pos = oldest;
 	} else if ((s64)(head - *pos) < 0 || head - *pos > w->data_size) {
-		*pos = head;
-		return -EIO;
+		return pt_writer_corrupt(pos, head);
 	}
 	if ((s64)(min(head, limit) - *pos) <= 0)
 		return 0;
@@ -350,10 +363,8 @@ int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 	    rec->data_len > s->max_data ||
 	    rec->event_id < POSIX_TRACE_ID_UNNAMED ||
 	    rec->event_id >= POSIX_TRACE_ID_NR ||
-	    (rec->flags & ~(u32)POSIX_TRACE_REC_TRUNCATED)) {
-		*pos = head;
-		return -EIO;
-	}
+	    (rec->flags & ~(u32)POSIX_TRACE_REC_TRUNCATED))
+		return pt_writer_corrupt(pos, head);
 	rec->pid = s->wdesc[j].pid;
 	return 1;
 }
