@@ -79,6 +79,19 @@ static const struct vm_operations_struct pt_stream_vm_ops = {
 	.close = pt_vma_close,
 };
 
+/*
+ * A stream region or writer lane is never inherited by fork(): a child
+ * neither controls its parent's streams (MODEL-42) nor writes its lanes.
+ * VM_DONTCOPY alone is not enough, as madvise(MADV_DOFORK) clears it;
+ * madvise refuses that (EINVAL) on a VM_IO area.  VM_IO also keeps
+ * get_user_pages() out (ptrace peeks, process_vm_readv() and O_DIRECT
+ * from these pages fail), which none of their users need.
+ */
+void pt_vm_no_fork(struct vm_area_struct *vma)
+{
+	pt_vm_flags_set(vma, VM_DONTCOPY | VM_IO);
+}
+
 /* @vma maps memory of @s, successfully: only then may close() run. */
 void pt_vma_hold_stream(struct vm_area_struct *vma, struct pt_stream *s)
 {
@@ -131,7 +144,7 @@ static int pt_mmap_stream(struct vm_area_struct *vma, u32 trid,
 		goto out;	/* the kernel must see the reader's writes */
 	}
 	/* A fork()ed child does not control the stream (MODEL-42). */
-	pt_vm_flags_set(vma, VM_DONTCOPY);
+	pt_vm_no_fork(vma);
 	ret = remap_vmalloc_range(vma, mem, 0);
 	if (!ret)
 		pt_vma_hold_stream(vma, s);

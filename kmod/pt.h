@@ -448,6 +448,7 @@ void pt_hooks_exit(void);
 /* mmap.c */
 int pt_mmap(struct file *file, struct vm_area_struct *vma);
 void pt_vma_hold_stream(struct vm_area_struct *vma, struct pt_stream *s);
+void pt_vm_no_fork(struct vm_area_struct *vma);
 long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 static inline u64 pt_ro_offset(u32 trid)

@@ -176,31 +176,39 @@ out:
 	return ret;
 }
 
-/* mmap of a writer lane: read-write and shared, for its owner and for the
- * stream's controller only; never inherited by fork().
+/*
+ * mmap of a writer lane: read-write and shared, for its owner and for the
+ * stream's controller only; never inherited by fork() (pt_vm_no_fork()).
+ * Permission comes first: a stream that neither is the caller's nor
+ * traces it answers as one that does not exist (EINVAL), whatever index
+ * and length were asked, so no answer tells whether another user's
+ * stream exists or how large its lanes are.
  */
 int pt_writer_mmap(struct vm_area_struct *vma, u32 trid, u32 index)
 {
 	struct pt_stream *s = pt_stream_find(trid);
 	struct pt_writer *w;
+	bool controller;
 	int ret = -EINVAL;
 
 	if (!s)
 		return -EINVAL;
+	/* The controller of a stream with log does not read its lanes. */
+	controller = s->owner == task_tgid(current) && !s->log;
+	if (!controller && !pt_traces_current(s))
+		goto out;
 	if (index >= pt_nr_writers(s))
 		goto out;
 	w = s->writers[index];
+	ret = -EACCES;
+	/* Another traced process's lane. */
+	if (!controller && w->tgid != task_tgid(current))
+		goto out;
+	ret = -EINVAL;
 	if (vma->vm_end - vma->vm_start != w->mem_size ||
 	    !(vma->vm_flags & VM_SHARED))
 		goto out;
-	ret = -EACCES;
-	/* Its process only while traced: not after a detaching exec.  The
-	 * controller of a stream with log does not read it.
-	 */
-	if ((s->owner != task_tgid(current) || s->log) &&
-	    (w->tgid != task_tgid(current) || !pt_traces_current(s)))
-		goto out;
-	pt_vm_flags_set(vma, VM_DONTCOPY);
+	pt_vm_no_fork(vma);
 	ret = remap_vmalloc_range(vma, w->mem, 0);
 	if (!ret)
 		pt_vma_hold_stream(vma, s);

@@ -547,4 +547,123 @@ TEST_F(uapi, rmmod_is_refused_while_a_stream_exists)
 	self->fd = fd;
 }
 
+/* ------------------------------------------------------------------ */
+/* Mappings a fork() must not pass on (issue 19, items 8 and 9)        */
+/* ------------------------------------------------------------------ */
+
+/* Open writer lane 0 of the fixture's stream, which traces us. */
+static int uapi_writer_open(int fd, uint32_t trid, struct posix_trace_writer *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->size = sizeof(*w);
+	w->trid = trid;
+	return ioctl(fd, POSIX_TRACE_IOC_WRITER_OPEN, w);
+}
+
+/* Mappings of the device in this process at offsets of kind @kind (1: a
+ * stream's read-only region, 2: its consumer page, 3: a writer lane).
+ */
+static int device_mappings(int kind)
+{
+	char line[512], path[256];
+	unsigned long long off;
+	int n = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		path[0] = '\0';
+		if (sscanf(line, "%*x-%*x %*s %llx %*s %*s %255s", &off, path) == 2 &&
+		    !strcmp(path, PT_DEVICE) && off && ((off / 4096) & 3) == (unsigned int)kind)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* A child that counts the device's mappings of each kind it inherited. */
+static int inherited_mappings(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(device_mappings(1) + device_mappings(2) + device_mappings(3));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* REQ: MODEL-42 (a trid is not valid in a child: nor are its mappings) */
+TEST_F(uapi, madvise_cannot_make_a_stream_or_lane_mapping_inheritable)
+{
+	struct posix_trace_writer w;
+	void *ro, *cons, *lane;
+
+	ro = mmap(NULL, self->c.ro_size, PROT_READ, MAP_SHARED, self->fd,
+		  self->c.ro_offset);
+	ASSERT_NE(MAP_FAILED, ro);
+	cons = mmap(NULL, self->c.cons_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    self->fd, self->c.cons_offset);
+	ASSERT_NE(MAP_FAILED, cons);
+	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_START, self->c.trid));
+	ASSERT_EQ(0, uapi_writer_open(self->fd, self->c.trid, &w));
+	lane = mmap(NULL, w.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    self->fd, w.mmap_offset);
+	ASSERT_NE(MAP_FAILED, lane);
+	EXPECT_EQ(-1, madvise(ro, self->c.ro_size, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, madvise(cons, self->c.cons_size, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, madvise(lane, w.mmap_size, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	/* KEEPONFORK clears a flag these mappings never have. */
+	madvise(ro, self->c.ro_size, MADV_KEEPONFORK);
+	madvise(lane, w.mmap_size, MADV_KEEPONFORK);
+	EXPECT_EQ(3, device_mappings(1) + device_mappings(2) + device_mappings(3));
+	EXPECT_EQ(0, inherited_mappings());
+	munmap(lane, w.mmap_size);
+	munmap(cons, self->c.cons_size);
+	munmap(ro, self->c.ro_size);
+}
+
+/*
+ * A process the stream does not trace, mapping one of its lanes: the same
+ * answer whatever the length, and the same as for a stream that does not
+ * exist.  Before the fix the right length gave EACCES and every other
+ * EINVAL, which told anyone a stream's lanes and their size.
+ */
+TEST_F(uapi, a_lane_of_a_stream_that_does_not_trace_the_caller_answers_as_if_absent)
+{
+	struct posix_trace_writer w;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_START, self->c.trid));
+	ASSERT_EQ(0, uapi_writer_open(self->fd, self->c.trid, &w));
+	pid = fork();	/* not traced: the stream does not inherit */
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), bad = 0;
+		size_t len;
+
+		for (len = 4096; len <= w.mmap_size + 16 * 4096; len += 4096) {
+			void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				       MAP_SHARED, fd, w.mmap_offset);
+
+			if (p != MAP_FAILED || errno != EINVAL) {
+				fprintf(stderr, "# length %zu (lane %llu): %s\n", len,
+					(unsigned long long)w.mmap_size,
+					p == MAP_FAILED ? strerror(errno) : "mapped");
+				bad++;
+			}
+		}
+		_exit(bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 TEST_HARNESS_MAIN
