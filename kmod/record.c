@@ -67,22 +67,55 @@ static u64 pt_lane_tail(struct pt_lane *l)
 	return clamp(tail, l->oldest, l->head);
 }
 
-/* Forget records the reader has consumed: oldest only ever moves to a
- * record boundary the kernel wrote itself.
+/*
+ * Records the writer forgets per call once the reader consumed them, with
+ * interrupts off: a reader moving its tail a whole lane ahead must not
+ * make one event walk capacity / 56 records (issue 19, item 10).  What is
+ * left is forgotten by later events, or by pt_lane_make_room() when the
+ * space is needed: the work of one event is bounded by its own size.
  */
+#define PT_RECLAIM_BATCH	16
+
+/* Forget the oldest record if the reader has consumed it: oldest only
+ * ever moves to a record boundary the kernel wrote itself.
+ */
+static bool pt_lane_forget_one(struct pt_lane *l, u64 tail)
+{
+	struct posix_trace_record rec;
+	u32 size;
+
+	if (l->oldest >= tail)
+		return false;
+	size = pt_rec_size(l, l->oldest, &rec);
+	if (l->oldest + size > tail)
+		return false;
+	l->oldest += size;
+	WRITE_ONCE(l->desc->oldest, l->oldest);
+	return true;
+}
+
 static void pt_lane_reclaim(struct pt_lane *l)
 {
 	u64 tail = pt_lane_tail(l);
-	struct posix_trace_record rec;
+	unsigned int n = 0;
 
-	while (l->oldest < tail) {
-		u32 size = pt_rec_size(l, l->oldest, &rec);
+	while (n++ < PT_RECLAIM_BATCH && pt_lane_forget_one(l, tail))
+		;
+}
 
-		if (l->oldest + size > tail)
-			break;
-		l->oldest += size;
+/* Forget consumed records until @size more bytes fit below @limit; false
+ * if unconsumed ones are in the way.  Each step frees a record header or
+ * more, so this is bounded by @size (and the reserve) over the header.
+ */
+static bool pt_lane_make_room(struct pt_lane *l, u32 size, u64 limit)
+{
+	u64 tail = pt_lane_tail(l);
+
+	while (l->head + size - l->oldest > limit) {
+		if (!pt_lane_forget_one(l, tail))
+			return false;
 	}
-	WRITE_ONCE(l->desc->oldest, l->oldest);
+	return true;
 }
 
 /* LOOP: drop the oldest record to make room.  Losing a record the reader
@@ -158,7 +191,7 @@ static bool pt_autostop(struct pt_stream *s, struct pt_lane *l)
 
 	if (atomic_cmpxchg(&s->state, PT_RUNNING, PT_AUTOSTOPPED) != PT_RUNNING)
 		return false;
-	if (l->head + size - l->oldest <= s->capacity + PT_LANE_RESERVE)
+	if (pt_lane_make_room(l, size, s->capacity + PT_LANE_RESERVE))
 		pt_lane_append(s, l, &stop, size);
 	return true;
 }
@@ -214,7 +247,7 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 		atomic_set(&s->overrun, 1);
 		goto out;
 	}
-	while (l->head + size - l->oldest > limit) {
+	while (!pt_lane_make_room(l, size, limit)) {
 		if (s->policy != POSIX_TRACE_POLICY_LOOP) {
 			atomic_set(&s->overrun, 1);
 			if (!ev->control)

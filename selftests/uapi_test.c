@@ -666,4 +666,75 @@ TEST_F(uapi, a_lane_of_a_stream_that_does_not_trace_the_caller_answers_as_if_abs
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/*
+ * A reader that consumes a whole lane at once: the next event forgets
+ * only a few of the consumed records (the rest when their space is
+ * needed), so no event walks the lane with interrupts off.  Before the
+ * fix one event walked all of them (issue 19, item 10).
+ */
+#define WALK_RECORDS	15000
+#define WALK_REC_SIZE	56	/* a record header, no data */
+#define WALK_BATCH	16	/* kmod/record.c PT_RECLAIM_BATCH */
+
+TEST_F(uapi, one_event_forgets_a_bounded_number_of_consumed_records)
+{
+	struct posix_trace_event_req req = { .size = sizeof(req) };
+	const struct posix_trace_stream_header *hdr;
+	struct posix_trace_create c;
+	const struct posix_trace_lane *lane = NULL;
+	uint64_t before, after, t0, took;
+	unsigned int i;
+	uint8_t *cons;
+	const uint8_t *ro;
+	int fd, cpu = -1;
+
+	ASSERT_EQ(0, pt_pin_nth_cpu(0, &cpu));
+	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	c.stream_size = 1 << 20;
+	c.max_data_size = 64;
+	ASSERT_EQ(0, ioctl(fd, POSIX_TRACE_IOC_CREATE, &c));
+	ro = mmap(NULL, c.ro_size, PROT_READ, MAP_SHARED, fd, c.ro_offset);
+	ASSERT_NE(MAP_FAILED, ro);
+	cons = mmap(NULL, c.cons_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    c.cons_offset);
+	ASSERT_NE(MAP_FAILED, cons);
+	ASSERT_EQ(0, uapi_ctl(fd, POSIX_TRACE_IOC_START, c.trid));
+	req.event_id = POSIX_TRACE_ID_UNNAMED;
+	req.trid = c.trid;
+	for (i = 0; i < WALK_RECORDS; i++)
+		ASSERT_EQ(0, ioctl(fd, POSIX_TRACE_IOC_EVENT, &req));
+	hdr = (const void *)ro;
+	for (i = 0; i < hdr->nr_lanes; i++) {
+		const struct posix_trace_lane *l = (const void *)
+			(ro + hdr->lane_offset + i * hdr->lane_stride);
+
+		if (l->head - l->oldest >= WALK_RECORDS * WALK_REC_SIZE)
+			lane = l;
+		if (lane)
+			break;
+	}
+	ASSERT_NE(NULL, lane) TH_LOG("no lane holds the %d records (cpu %d)",
+				     WALK_RECORDS, cpu);
+	/* Consume everything at once. */
+	((struct posix_trace_consumer *)(cons + i * c.cons_stride))->tail = lane->head;
+	before = lane->oldest;
+	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, ioctl(fd, POSIX_TRACE_IOC_EVENT, &req));
+	took = pt_now_ns(CLOCK_MONOTONIC) - t0;
+	after = lane->oldest;
+	TH_LOG("one event after consuming %d records: oldest moved %llu records, %llu us",
+	       WALK_RECORDS, (unsigned long long)((after - before) / WALK_REC_SIZE),
+	       (unsigned long long)took / 1000);
+	/* The batch, plus what the event's own room may need. */
+	EXPECT_GE((uint64_t)2 * WALK_BATCH * WALK_REC_SIZE, after - before);
+	uapi_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, c.trid);
+	munmap(cons, c.cons_size);
+	munmap((void *)ro, c.ro_size);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
