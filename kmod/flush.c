@@ -569,6 +569,13 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	ret = pt_logf_layout(log, s->max_data);
 	if (ret)
 		return ret;
+	/* The two block buffers count against max_user_memory like the
+	 * stream's own (up to 2 x 16 MiB); s->charged is given back with it.
+	 * The stream is not published yet: no lock.
+	 */
+	if (!pt_user_charge_memory(s->user, 2ul * log->block_max))
+		return -ENOMEM;
+	s->charged += 2ul * log->block_max;
 	log->src = kvcalloc(nsrc, sizeof(*log->src), GFP_KERNEL_ACCOUNT);
 	log->buf = kvmalloc(log->block_max, GFP_KERNEL_ACCOUNT);
 	log->mbuf = kvmalloc(log->block_max, GFP_KERNEL_ACCOUNT);

@@ -14,6 +14,7 @@
 #include <linux/falloc.h>
 #include <linux/file.h>
 #include <linux/jiffies.h>
+#include <linux/memcontrol.h>
 #include <linux/pid_namespace.h>
 #include <linux/random.h>
 #include <linux/timekeeping.h>
@@ -185,6 +186,22 @@ static ssize_t pt_logf_write_once(struct pt_log *log, const void *buf,
 }
 
 /*
+ * The worker writes for the stream's creator: the page cache and any
+ * buffer the file system allocates are charged to the creator's memory
+ * cgroup, not to the worker's (the root), which would let a user in a
+ * limited cgroup grow the page cache without bound.
+ */
+static ssize_t pt_logf_write_as_creator(struct pt_log *log, const void *buf,
+					size_t len, loff_t pos)
+{
+	struct mem_cgroup *old = set_active_memcg(log->stream->memcg);
+	ssize_t n = pt_logf_write_once(log, buf, len, pos);
+
+	set_active_memcg(old);
+	return n;
+}
+
+/*
  * Write @len bytes at @pos (ignored by pipes and sockets).  Runs in the
  * flush worker, so the file size limit and SIGXFSZ of the controller do
  * not apply: -EFBIG is the file system's own limit.  A full pipe or
@@ -194,7 +211,7 @@ static int pt_logf_write(struct pt_log *log, const void *buf, size_t len,
 			 u64 pos)
 {
 	while (len) {
-		ssize_t n = pt_logf_write_once(log, buf, len, pos);
+		ssize_t n = pt_logf_write_as_creator(log, buf, len, pos);
 
 		if (n == -EAGAIN) {
 			/* A shutdown waits: a stalled flush before its own

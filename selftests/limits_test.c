@@ -239,6 +239,47 @@ TEST_F(limits, lowered_memory_cap_gives_enomem_and_shutdown_gives_it_back)
 	EXPECT_EQ(0, raw_shutdown(self->fd, c.trid));
 }
 
+/*
+ * A stream with log holds two log blocks (64 KiB each by default, up to
+ * 16 MiB) besides its own buffers: they count against max_user_memory
+ * too.  Before the fix a cap with room for the stream alone let the
+ * stream with log be created (issue 19, item 6).
+ */
+TEST_F(limits, a_log_s_block_buffers_count_against_the_memory_cap)
+{
+	char path[] = "/tmp/pt-limits-log-XXXXXX";
+	struct posix_trace_create c, withlog;
+	int logfd;
+
+	PT_REQUIRE_ROOT();
+	ASSERT_EQ(0, raw_create(self->fd, 4096, &c));
+	ASSERT_EQ(0, raw_shutdown(self->fd, c.trid));
+	/* Room for the stream's buffers, not for two 64 KiB blocks more. */
+	ASSERT_EQ(0, lower(self, "max_user_memory", charged(&c) + 65536));
+	logfd = mkstemp(path);
+	ASSERT_LE(0, logfd);
+	unlink(path);
+	memset(&withlog, 0, sizeof(withlog));
+	withlog.size = sizeof(withlog);
+	withlog.flags = POSIX_TRACE_CREATE_LOG;
+	withlog.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	withlog.stream_size = 4096;
+	withlog.max_data_size = 64;
+	withlog.log_fd = logfd;
+	withlog.log_policy = POSIX_TRACE_LOG_APPEND;
+	if (!ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &withlog)) {
+		raw_shutdown(self->fd, withlog.trid);
+		close(logfd);
+		ASSERT_TRUE(false) TH_LOG("a stream with log fit in %llu bytes",
+					  (unsigned long long)(charged(&c) + 65536));
+	}
+	EXPECT_EQ(ENOMEM, errno);
+	close(logfd);
+	/* The stream alone still fits, and the failure gave back its charge. */
+	ASSERT_EQ(0, raw_create(self->fd, 4096, &c));
+	EXPECT_EQ(0, raw_shutdown(self->fd, c.trid));
+}
+
 /* A mapping keeps the memory charged until munmap(). */
 TEST_F(limits, mapped_shut_down_stream_stays_charged_until_unmapped)
 {
