@@ -11,7 +11,12 @@
  * and sharing, then mprotect, partial munmap, mremap and garbage written
  * into writer lanes and consumer regions; the library API with random
  * attributes, logs on files and pipes; forks (children that run steps of
- * their own, then park), execs of /bin/true, SIGKILLs, threads.
+ * their own, then park), execs of /bin/true, SIGKILLs, threads.  Rarer
+ * steps (fuzz_attacks.c) run the attack classes of issue 19: process trees
+ * thousands of generations deep or hundreds wide, writer lanes that lie
+ * over time against the flusher and the library's reader, CREATE racing
+ * a set-user-ID exec, madvise/mremap/fork of every mapping, logs that
+ * block.
  *
  * The seed (FUZZ_SEED, default time-based) is printed first as "seed N";
  * FUZZ_SEED=N replays it.  With FUZZ_PROCS=1 FUZZ_THREADS=1 a run is
@@ -22,8 +27,11 @@
  * Fails on: a crash of any process of ours other than by our own SIGKILL,
  * a step that does not return within FZ_STEP_BOUND_MS (watchdog thread),
  * an unknown command that is not ENOTTY, a read-only region that can be
- * made writable, and POSIX_TRACE_IOC_STATS not back at its baseline within
- * FZ_SETTLE_MS once every process is reaped.  vm-run fails on any kernel
+ * made writable, what fuzz_attacks.c checks (bounded calls and exits, a
+ * flusher that never goes back, no create attached after a set-ID exec,
+ * nothing inherited by a child), and POSIX_TRACE_IOC_STATS not back at its
+ * baseline within FZ_SETTLE_MS once every process is reaped.  Every
+ * failure is printed ("# failure N: ..."), the first is the verdict.  vm-run fails on any kernel
  * report and on a failed rmmod.
  */
 #include "pt_selftest.h"
@@ -33,68 +41,39 @@
 #include <ucontext.h>
 #include <sys/mman.h>
 
-#define FZ_DEFAULT_SECONDS	20
-#define FZ_DEFAULT_PROCS	3
-#define FZ_DEFAULT_THREADS	2
-#define FZ_DEFAULT_DET_STEPS	1500
-#define FZ_DET_NOTES		16384	/* results kept per determinism run */
-#define FZ_MAX_PROCS		16
-#define FZ_MAX_THREADS		8
-#define FZ_STEP_BOUND_MS	15000	/* > the 5 s stall of a log write */
-#define FZ_SETTLE_MS		10000
-#define FZ_FDS			4
-#define FZ_STREAMS		8
-#define FZ_STALE		16
-#define FZ_WRITERS		16
-#define FZ_MAPS			16
-#define FZ_KIDS			4
-#define FZ_DRAINERS		8
-#define FZ_OTHERS		64
-#define FZ_ARENA_PAGES		4	/* RW, RW, PROT_NONE, spare */
-#define FZ_NAMES		12
+#include "fuzz.h"
 
 /* ------------------------------------------------------------------ */
 /* Shared state, random numbers, digest                                */
 /* ------------------------------------------------------------------ */
 
-/* Shared by every process of a run (MAP_SHARED). */
-struct fz_shared {
-	atomic_int stop;
-	atomic_int bad;
-	char why[512];
-	atomic_uint others[FZ_OTHERS];	/* trids of every process */
-	atomic_long steps, forks, kills, execs, streams, maps;
-	uint64_t digest;		/* of process 0 thread 0 */
-	long det_steps;
-	/* The determinism test's runs note here what they digest, so that a
-	 * mismatch says where the runs parted. */
-	int det_run;			/* 0 (not recording), 1 or 2 */
-	unsigned int det_nnotes[2];
-	struct fz_det_note {
-		long step;
-		const char *op;		/* same binary, same address */
-		int kind, result;
-	} det_notes[2][FZ_DET_NOTES];
-};
+struct fz_shared *sh;
+uint64_t fz_seed;
+long page_size;
 
-static struct fz_shared *sh;
-static uint64_t fz_seed;
-static long page_size;
-
-static void fz_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fz_bad(const char *fmt, ...)
+/* The first failure is the run's verdict; the first few are on stderr. */
+void fz_bad(const char *fmt, ...)
 {
+	int n = atomic_fetch_add(&sh->bad, 1);
+	char why[sizeof(sh->why)];
 	va_list ap;
 
-	if (atomic_fetch_add(&sh->bad, 1))
-		return;
 	va_start(ap, fmt);
-	vsnprintf(sh->why, sizeof(sh->why), fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	if (!n)
+		memcpy(sh->why, why, sizeof(why));
+	/* write(): a forked child may not take stdio's lock. */
+	if (n < 20) {
+		char line[sizeof(why) + 32];
+		int len = snprintf(line, sizeof(line), "# failure %d: %s\n", n + 1, why);
+
+		if (write(2, line, len < (int)sizeof(line) ? len : (int)sizeof(line) - 1) < 0)
+			return;
+	}
 }
 
-static uint64_t fz_mix(uint64_t x)
+uint64_t fz_mix(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ULL;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -102,84 +81,14 @@ static uint64_t fz_mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-struct fz_thr;
-static uint64_t rnd(struct fz_thr *t);
-
 /* 0 .. n-1 */
-static uint32_t rn(struct fz_thr *t, uint32_t n)
+uint32_t rn(struct fz_thr *t, uint32_t n)
 {
 	return n ? (uint32_t)(rnd(t) % n) : 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* Per-process and per-thread state                                    */
-/* ------------------------------------------------------------------ */
-
-struct fz_stream {
-	uint32_t trid;
-	bool lib;		/* created through the library */
-	bool log;		/* with a log: regions cannot be mapped */
-	int logfd;		/* the log file (unlinked), or -1 */
-	uint64_t ro_off, ro_size, cons_off, cons_size;
-};
-
-struct fz_writer {
-	uint32_t trid;
-	uint64_t off, size, data_off, data_size;
-};
-
-enum fz_kind { K_PROC, K_RO, K_CONS, K_WRITER, K_OTHER };
-
-struct fz_map {
-	unsigned char *addr;
-	size_t len;
-	int prot;
-	enum fz_kind kind;
-	bool garbage_ok;	/* not read by this process's library */
-};
-
-/* One process.  @lock covers the tables and every access to a mapping. */
-struct fz_proc {
-	pthread_mutex_t lock;
-	int idx;
-	int depth;		/* 0: worker, 1: forked child */
-	int nthreads;
-	bool det;
-	bool lib_ok;		/* the library may be used (no fork hazard) */
-	int fds[FZ_FDS];
-	struct fz_stream st[FZ_STREAMS];
-	int nst;
-	uint32_t stale[FZ_STALE];
-	int nstale;
-	struct fz_writer wr[FZ_WRITERS];
-	int nwr;
-	struct fz_map map[FZ_MAPS];
-	int nmap;
-	pid_t kids[FZ_KIDS];
-	int kid_park[FZ_KIDS];	/* read end of the child's park pipe */
-	int nkids;
-	pid_t drainers[FZ_DRAINERS];
-	int ndrainers;
-	trace_event_id_t ids[FZ_NAMES];
-	int nids;
-};
-
-struct fz_thr {
-	struct fz_proc *p;
-	int tidx;
-	uint64_t rng;
-	uint64_t digest;
-	long step;
-	const char *op;
-	atomic_ullong busy_since;	/* CLOCK_MONOTONIC ns, 0 between steps */
-	unsigned char *arena;		/* FZ_ARENA_PAGES pages */
-	unsigned char *scratch;		/* page 1 of the arena */
-};
-
-/* The thread's own state, for the crash handler. */
-static __thread struct fz_thr *fz_self;
-/* Set around library calls: says who crashed. */
-static __thread volatile int fz_in_lib;
+__thread struct fz_thr *fz_self;
+__thread volatile int fz_in_lib;
 
 /*
  * A crash of ours: say where (the step and its operation) in the shared
@@ -220,7 +129,7 @@ static void fz_catch_crashes(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-static uint64_t rnd(struct fz_thr *t)
+uint64_t rnd(struct fz_thr *t)
 {
 	t->rng = fz_mix(t->rng);
 	return t->rng;
@@ -231,7 +140,7 @@ static uint64_t rnd(struct fz_thr *t)
  * one seed part; 2: only in the runs that must agree. */
 static int fz_trace, fz_trace_env;
 
-static void fz_note(struct fz_thr *t, int op, int ret)
+void fz_note(struct fz_thr *t, int op, int ret)
 {
 	uint64_t v = ((uint64_t)(unsigned int)op << 32) | (unsigned int)ret;
 	int i;
@@ -253,7 +162,7 @@ static void fz_note(struct fz_thr *t, int op, int ret)
 	}
 }
 
-static int fz_err(long r)
+int fz_err(long r)
 {
 	return r < 0 ? errno : 0;
 }
@@ -262,7 +171,7 @@ static int fz_err(long r)
 /* Garbage                                                             */
 /* ------------------------------------------------------------------ */
 
-static uint64_t interesting64(struct fz_thr *t)
+uint64_t interesting64(struct fz_thr *t)
 {
 	static const uint64_t v[] = {
 		0, 1, 2, 7, 8, 63, 64, 255, 256, 1023, 1024, 1279, 1280, 4095,
@@ -457,13 +366,6 @@ static const struct fz_cmd fz_cmds[] = {
 };
 #define FZ_NR_CMDS	(int)(sizeof(fz_cmds) / sizeof(fz_cmds[0]))
 
-enum fz_op {
-	OP_OPEN = 1, OP_CLOSE, OP_IOCTL, OP_UNKNOWN, OP_MMAP, OP_MAPOP,
-	OP_LIB, OP_FORK, OP_KILL, OP_EXEC, OP_THREAD, OP_LOGREAD,
-	OP_IOCTL_BASE = 100, OP_LIB_BASE = 200, OP_MAP_BASE = 300,
-};
-
-/* A valid struct for command @c in @buf (zeroed by the caller). */
 static void fz_fill_valid(struct fz_thr *t, int c, unsigned char *buf,
 			  uint32_t trid)
 {
@@ -663,7 +565,7 @@ static size_t fz_ptr_off(unsigned long cmd)
  * on time and space (a drainer starved for 5 s on a loaded machine makes a
  * pipe log fail), not on the seed: for the digest it is success.
  */
-static bool fz_log_write_error(int err)
+bool fz_log_write_error(int err)
 {
 	/* EPIPE: the drainer of a pipe log is gone. */
 	return err == ENOSPC || err == EFBIG || err == EIO || err == EINTR ||
@@ -894,7 +796,7 @@ static void op_close(struct fz_thr *t)
 /* ------------------------------------------------------------------ */
 
 /* Read every page (a fault on a successful mapping is a bug). */
-static uint64_t fz_touch(const unsigned char *a, size_t len)
+uint64_t fz_touch(const unsigned char *a, size_t len)
 {
 	uint64_t sum = 0;
 	size_t off;
@@ -932,14 +834,14 @@ static void fz_scribble(struct fz_thr *t, struct fz_map *m)
 	}
 }
 
-static void fz_map_add(struct fz_proc *p, void *a, size_t len, int prot,
-		       enum fz_kind kind, bool garbage_ok)
+void fz_map_add(struct fz_proc *p, void *a, size_t len, int prot,
+		enum fz_kind kind, bool garbage_ok)
 {
 	if (p->nmap == FZ_MAPS) {
 		munmap(p->map[0].addr, p->map[0].len);
 		p->map[0] = p->map[--p->nmap];
 	}
-	p->map[p->nmap++] = (struct fz_map){ a, len, prot, kind, garbage_ok };
+	p->map[p->nmap++] = (struct fz_map){ a, len, prot, kind, garbage_ok, false };
 	atomic_fetch_add(&sh->maps, 1);
 }
 
@@ -1052,7 +954,7 @@ static void op_mapop(struct fz_thr *t)
 		if (!err) {
 			m->addr = r;
 			m->len += page_size;
-			if (m->prot & PROT_READ)
+			if ((m->prot & PROT_READ) && !m->zapped)
 				fz_touch(r, m->len - page_size);
 		}
 		break;
@@ -1075,6 +977,8 @@ static void op_mapop(struct fz_thr *t)
 		p->map[i] = p->map[--p->nmap];
 		break;
 	default:
+		if (m->zapped)
+			break;
 		if (m->prot & PROT_READ)
 			fz_touch(m->addr, m->len);
 		if ((m->prot & PROT_WRITE) && m->garbage_ok)
@@ -1489,7 +1393,7 @@ static void op_fork(struct fz_thr *t)
 	fz_note(t, OP_FORK, err);
 }
 
-static void fz_check_status(const char *who, pid_t pid, int status)
+void fz_check_status(const char *who, pid_t pid, int status)
 {
 	if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
 		fz_bad("seed %llu: %s %d killed by signal %d", (unsigned long long)fz_seed,
@@ -1608,51 +1512,61 @@ static void op_thread(struct fz_thr *t)
 /* Steps                                                               */
 /* ------------------------------------------------------------------ */
 
+static void op_lib_or_ioctl(struct fz_thr *t)
+{
+	if (t->p->lib_ok)
+		op_lib(t);
+	else
+		op_ioctl(t);
+}
+
 /*
- * Bit n of FUZZ_OPS enables step kind n (default all): open, close, ioctl,
- * unknown ioctl, mmap, mapping op, library, fork, kill, exec, thread.
- * For narrowing a failure down; a seed replays only with the same mask.
+ * The step kinds, with their weights in 10000.  The attacks of
+ * fuzz_attacks.c each take up to seconds where the others take
+ * milliseconds: rare steps, yet a good part of the run's time.
  */
-static unsigned long fz_ops_mask = ~0UL;
-static const uint32_t fz_op_limit[] = { 3, 5, 38, 42, 52, 60, 90, 94, 96, 98, 100 };
+static const struct fz_kind_def {
+	void (*fn)(struct fz_thr *t);
+	uint32_t weight;
+} fz_kinds[] = {
+	{ op_open, 300 }, { op_close, 200 }, { op_ioctl, 3286 },
+	{ op_unknown, 400 }, { op_mmap, 1000 }, { op_mapop, 800 },
+	{ op_lib_or_ioctl, 2980 }, { op_fork, 400 }, { op_kill, 200 },
+	{ op_exec, 200 }, { op_thread, 200 },
+	/* fuzz_attacks.c */
+	{ op_tree, 3 }, { op_lanes_flush, 4 }, { op_setid, 6 },
+	{ op_mapfork, 12 }, { op_blocklog, 3 }, { op_procfork, 2 },
+	{ op_lanes_read, 4 },
+};
+#define FZ_NR_KINDS	(int)(sizeof(fz_kinds) / sizeof(fz_kinds[0]))
+#define FZ_OPS_ALL	((1L << FZ_NR_KINDS) - 1)
+
+/*
+ * Bit n of FUZZ_OPS enables step kind n of fz_kinds[] (default all):
+ * open, close, ioctl, unknown ioctl, mmap, mapping op, library, fork,
+ * kill, exec, thread; then process trees, lying lanes against the
+ * kernel's flusher, create racing a set-ID exec, madvise/mremap/fork of
+ * the mappings, logs that block, a status page kept on fork, lying lanes
+ * against the library's reader.  For narrowing a failure down; a seed
+ * replays only with the same mask.
+ */
+static unsigned long fz_ops_mask = FZ_OPS_ALL;
 
 static void fz_step(struct fz_thr *t)
 {
-	struct fz_proc *p = t->p;
-	uint32_t r, k;
+	uint32_t total = 0, r;
+	int k;
 
+	for (k = 0; k < FZ_NR_KINDS; k++)
+		total += fz_kinds[k].weight;
 	do {
-		r = rn(t, 100);
-		for (k = 0; r >= fz_op_limit[k]; k++)
-			;
+		r = rn(t, total);
+		for (k = 0; r >= fz_kinds[k].weight; k++)
+			r -= fz_kinds[k].weight;
 	} while (!(fz_ops_mask & (1UL << k)));
 	t->step++;
 	atomic_store(&t->busy_since, pt_now_ns(CLOCK_MONOTONIC));
-	if (r < 3)
-		op_open(t);
-	else if (r < 5)
-		op_close(t);
-	else if (r < 38)
-		op_ioctl(t);
-	else if (r < 42)
-		op_unknown(t);
-	else if (r < 52)
-		op_mmap(t);
-	else if (r < 60)
-		op_mapop(t);
-	else if (r < 90) {
-		if (p->lib_ok)
-			op_lib(t);
-		else
-			op_ioctl(t);
-	} else if (r < 94)
-		op_fork(t);
-	else if (r < 96)
-		op_kill(t);
-	else if (r < 98)
-		op_exec(t);
-	else
-		op_thread(t);
+	fz_kinds[k].fn(t);
 	atomic_store(&t->busy_since, 0);
 	atomic_fetch_add(&sh->steps, 1);
 }
@@ -1841,13 +1755,14 @@ static void fz_setup_shared(void)
 	if (sh == MAP_FAILED)
 		abort();
 	fz_seed = (uint64_t)env_long("FUZZ_SEED", 0, 0, LONG_MAX);
-	fz_ops_mask = (unsigned long)env_long("FUZZ_OPS", 0x7ff, 1, 0x7ff);
+	fz_ops_mask = (unsigned long)env_long("FUZZ_OPS", FZ_OPS_ALL, 1, FZ_OPS_ALL);
 	fz_trace_env = (int)env_long("FUZZ_TRACE", 0, 0, 2);
 	fz_trace = fz_trace_env == 1;
 	if (!getenv("FUZZ_SEED") || !*getenv("FUZZ_SEED"))
 		fz_seed = pt_now_ns(CLOCK_REALTIME) % 1000000000000ULL;
 	/* Log pipes whose reader went away. */
 	signal(SIGPIPE, SIG_IGN);
+	fa_init();
 }
 
 FIXTURE(fuzz) {
@@ -1922,6 +1837,14 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	       (unsigned long long)fz_seed, atomic_load(&sh->steps), atomic_load(&sh->streams),
 	       atomic_load(&sh->maps), atomic_load(&sh->forks), atomic_load(&sh->kills),
 	       atomic_load(&sh->execs));
+	TH_LOG("seed %llu: %ld trees of %ld processes; %ld lane runs, %ld lies, %ld flushes and reads; %ld set-ID races, %ld creates; %ld map ops, %ld fork checks, %ld status page checks; %ld ops on blocked logs, the slowest %ld ms",
+	       (unsigned long long)fz_seed, atomic_load(&sh->fa.trees),
+	       atomic_load(&sh->fa.tree_procs), atomic_load(&sh->fa.lanes),
+	       atomic_load(&sh->fa.lies), atomic_load(&sh->fa.lane_calls),
+	       atomic_load(&sh->fa.races), atomic_load(&sh->fa.race_creates),
+	       atomic_load(&sh->fa.map_ops), atomic_load(&sh->fa.fork_checks),
+	       atomic_load(&sh->fa.page_checks), atomic_load(&sh->fa.blocked),
+	       atomic_load(&sh->fa.block_ms));
 	EXPECT_EQ(0, atomic_load(&sh->bad)) {
 		TH_LOG("seed %llu: %s", (unsigned long long)fz_seed, sh->why);
 	}
@@ -1936,8 +1859,8 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 /* One deterministic run of FUZZ_DET_STEPS steps; its digest. */
 static uint64_t fz_det_run(struct __test_metadata *_metadata, long steps)
 {
+	pid_t pid, reaped;
 	int status;
-	pid_t pid;
 
 	sh->digest = 0;
 	fflush(NULL);
@@ -1948,7 +1871,14 @@ static uint64_t fz_det_run(struct __test_metadata *_metadata, long steps)
 		sh->digest = fz_proc_run(0, 1, true, 0, steps);
 		_exit(0);
 	}
-	EXPECT_EQ(pid, waitpid(pid, &status, 0));
+	/* Orphans (of process trees) come to us meanwhile: reap them too. */
+	while ((reaped = waitpid(-1, &status, 0)) != pid) {
+		if (reaped < 0 && errno != EINTR)
+			break;
+		if (reaped > 0)
+			fz_check_status("process", reaped, status);
+	}
+	EXPECT_EQ(pid, reaped);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	kill(-pid, SIGKILL);
 	fz_reap(0);
