@@ -34,6 +34,7 @@
 #define FZ_OTHERS		64
 #define FZ_ARENA_PAGES		4	/* RW, RW, PROT_NONE, spare */
 #define FZ_NAMES		12
+#define FZ_TREES		4
 
 /* Shared by every process of a run (MAP_SHARED). */
 struct fz_shared {
@@ -45,6 +46,7 @@ struct fz_shared {
 	/* What the attack steps got to do (fuzz_attacks.c), for the log. */
 	struct {
 		atomic_long trees, tree_procs;	/* trees, processes in them */
+		atomic_long deepest;		/* generations of a chain */
 		atomic_long lanes, lies, lane_calls;	/* lane runs, lies, flushes+reads */
 		atomic_long races, race_creates;	/* set-ID races, creates that worked */
 		atomic_long map_ops, fork_checks, page_checks;
@@ -114,6 +116,19 @@ struct fz_proc {
 	int ndrainers;
 	trace_event_id_t ids[FZ_NAMES];
 	int nids;
+	/* Process trees still running (fuzz_attacks.c): a chain thousands
+	 * of generations deep takes longer than a step may.
+	 */
+	struct fz_tree {
+		pid_t root;		/* and process group */
+		uint64_t t0, end;	/* started; killed if still there at @end */
+		int kill_ms;		/* killed after this anyway, if >= 0 */
+		int variant;
+		uint32_t trid;		/* our inherited stream on it, or 0 */
+		int fd, log;
+		bool killed;
+	} trees[FZ_TREES];
+	int ntrees;
 };
 
 struct fz_thr {
@@ -159,9 +174,11 @@ void fz_check_status(const char *who, pid_t pid, int status);
 uint64_t fz_touch(const unsigned char *a, size_t len);
 void fz_map_add(struct fz_proc *p, void *a, size_t len, int prot,
 		enum fz_kind kind, bool garbage_ok);
+bool fz_stream_add(struct fz_proc *p, const struct fz_stream *s);
 
 /* fuzz_attacks.c: the step kinds of issue 19 */
 void fa_init(void);
+void fa_proc_cleanup(struct fz_proc *p);
 void op_tree(struct fz_thr *t);
 void op_lanes_flush(struct fz_thr *t);
 void op_lanes_read(struct fz_thr *t);

@@ -71,8 +71,12 @@
  */
 #define FA_BLOCK_BOUND_MS	13000
 #define FA_TREE_BUDGET_MS	3000	/* no process of a tree is born after */
-#define FA_TREE_END_MS		5000	/* ...and all are gone this much later */
-#define FA_KILLED_MS		3000	/* a process survives SIGKILL no longer */
+#define FA_CHAIN_BUDGET_MS	9000	/* ...of a chain whose ancestors exit */
+#define FA_TREE_END_MS		2000	/* ...and all are gone this much later */
+#define FA_CHAIN_MAX		8192
+#define FA_KILLED_MS		20000	/* a process survives SIGKILL no longer,
+					 * even on a machine that TCG and other
+					 * trees keep busy */
 #define FA_NESTED_MAX		256	/* generations alive at once */
 #define FA_WIDE_MAX		192	/* children of one parent */
 #define FA_LANES_MAX		4
@@ -134,6 +138,15 @@ static void fa_bound(uint64_t t0, unsigned int ms, const char *what, int variant
 		fz_bad("seed %llu: %s took %llu ms (bound %u ms, variant %d)",
 		       (unsigned long long)fz_seed, what, (unsigned long long)took,
 		       ms, variant);
+}
+
+/* *@max = max(*@max, @v) */
+static void fa_max(atomic_long *max, long v)
+{
+	long m = atomic_load(max);
+
+	while (v > m && !atomic_compare_exchange_weak(max, &m, v))
+		;
 }
 
 static int fa_dev(void)
@@ -373,6 +386,7 @@ static void __attribute__((noreturn)) fa_chain(const struct fa_tree *tr,
 				;
 		_exit(0);
 	}
+	fa_max(&sh->fa.deepest, gen);
 	_exit(0);
 }
 
@@ -527,47 +541,131 @@ static bool fa_group_alive(pid_t pgrp, pid_t *who, char *state)
 	return alive;
 }
 
-/*
- * Wait until the tree of @root (its process group) is gone, killing it
- * after @kill_ms if that is >= 0, or when it outlives its deadline.  A
- * process that survives SIGKILL is stuck in the kernel: a failure.
+/* Where process @pid is: its wait channel and kernel stack (root only),
+ * in a static buffer.
  */
-static void fa_tree_wait(pid_t root, int kill_ms, uint64_t t0, int variant)
+static const char *fa_where(pid_t pid)
 {
-	uint64_t end = t0 + (FA_TREE_BUDGET_MS + FA_TREE_END_MS) * 1000000ULL;
-	bool reaped = false, killed = false;
+	static __thread char buf[400];
+	const char *files[] = { "comm", "wchan", "stack" };
+	char path[64];
+	size_t len = 0;
+	unsigned int i;
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	for (i = 0; i < 3 && len < sizeof(buf) - 2; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, files[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf + len, sizeof(buf) - 2 - len);
+		close(fd);
+		if (n <= 0)
+			continue;
+		for (len += n; len && buf[len - 1] == '\n'; len--)
+			;
+		buf[len++] = ' ';
+		buf[len] = '\0';
+	}
+	for (i = 0; i < len; i++)
+		if (buf[i] == '\n')
+			buf[i] = '|';
+	return buf;
+}
+
+/* The tree is gone: shut our stream on it down. */
+static void fa_tree_done(struct fz_tree *tr)
+{
+	uint64_t t0;
+
+	if (tr->trid) {
+		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		fa_ctl(tr->fd, POSIX_TRACE_IOC_SHUTDOWN, tr->trid);
+		fa_bound(t0, FA_CALL_BOUND_MS, "shutdown of a tree's inherited stream",
+			 tr->variant);
+	}
+	fa_close(&tr->fd);
+	fa_close(&tr->log);
+}
+
+/*
+ * One look at tree @tr (its process group): true once no process of it
+ * is left.  It is killed after its kill_ms if that is >= 0, or when it
+ * outlives its end; a process that survives SIGKILL is stuck in the
+ * kernel, a failure.  The root, our child, is reaped only then: its pid
+ * names the group, and a pid is not reused while its zombie is there.
+ */
+static bool fa_tree_check(struct fz_tree *tr)
+{
 	int status;
 	pid_t who;
 	char st;
 
-	for (;;) {
-		if (!reaped && waitpid(root, &status, WNOHANG) == root) {
-			reaped = true;
-			fz_check_status("tree root", root, status);
-		}
-		if (reaped && !fa_group_alive(root, &who, &st))
-			return;
-		if (!killed && ((kill_ms >= 0 && fa_ms_since(t0) >= (uint64_t)kill_ms) ||
-				fa_past(end))) {
-			kill(-root, SIGKILL);
-			killed = true;
-			end = fa_after_ms(FA_KILLED_MS);
-		} else if (killed && fa_past(end)) {
-			if (fa_group_alive(root, &who, &st))
-				fz_bad("seed %llu: process %d of tree %d (variant %d) outlives SIGKILL by %d ms (state %c)",
-				       (unsigned long long)fz_seed, (int)who, (int)root,
-				       variant, FA_KILLED_MS, st);
-			if (!reaped)
-				fa_kill_reap(root);
-			return;
-		}
+	if (!fa_group_alive(tr->root, &who, &st)) {
+		while (waitpid(tr->root, &status, 0) < 0 && errno == EINTR)
+			;
+		fz_check_status("tree root", tr->root, status);
+		return true;
+	}
+	if (!tr->killed && ((tr->kill_ms >= 0 && fa_ms_since(tr->t0) >= (uint64_t)tr->kill_ms) ||
+			    fa_past(tr->end))) {
+		kill(-tr->root, SIGKILL);
+		tr->killed = true;
+		tr->end = fa_after_ms(FA_KILLED_MS);
+		return false;
+	}
+	if (!tr->killed || !fa_past(tr->end))
+		return false;
+	fz_bad("seed %llu: process %d of tree %d (variant %d) outlives SIGKILL by %d ms (state %c, %s)",
+	       (unsigned long long)fz_seed, (int)who, (int)tr->root, tr->variant,
+	       FA_KILLED_MS, st, fa_where(who));
+	fa_kill_reap(tr->root);
+	return true;
+}
+
+static void fa_tree_wait(struct fz_tree *tr)
+{
+	while (!fa_tree_check(tr))
 		pt_sleep_ms(10);
+	fa_tree_done(tr);
+}
+
+/* Forget the trees of @p that are gone; false if the table stays full. */
+static bool fa_trees_poll(struct fz_proc *p)
+{
+	bool room;
+	int i;
+
+	pthread_mutex_lock(&p->lock);
+	for (i = 0; i < p->ntrees; i++) {
+		if (!fa_tree_check(&p->trees[i]))
+			continue;
+		fa_tree_done(&p->trees[i]);
+		p->trees[i--] = p->trees[--p->ntrees];
+	}
+	room = p->ntrees < FZ_TREES;
+	pthread_mutex_unlock(&p->lock);
+	return room;
+}
+
+/* At the end of a worker: every tree it started is gone. */
+void fa_proc_cleanup(struct fz_proc *p)
+{
+	while (p->ntrees) {
+		fa_tree_wait(&p->trees[0]);
+		p->trees[0] = p->trees[--p->ntrees];
 	}
 }
 
 /*
  * Process trees of known processes, with exits in every order (issue 19,
- * item 1): no release path may recurse as deep as the user chooses.
+ * item 1): no release path may recurse as deep as the user chooses.  A
+ * chain gets FA_CHAIN_BUDGET_MS to grow, more than a step may take: it
+ * runs on while the worker goes on, and is waited for when the worker
+ * ends; FZ_TREES at a time.  A deterministic run waits for each tree in
+ * its step, so its trees get FA_TREE_BUDGET_MS.
  */
 void op_tree(struct fz_thr *t)
 {
@@ -577,21 +675,25 @@ void op_tree(struct fz_thr *t)
 		.inherit = POSIX_TRACE_INHERIT_INHERITED,
 		.log_policy = POSIX_TRACE_LOG_LOOP, .log_size = 65536,
 	};
+	struct fz_proc *p = t->p;
 	struct posix_trace_create c;
 	struct fa_tree tr = { 0 };
-	int go[2], fd = -1, stream, kill_ms, variant;
-	uint32_t trid = 0;
-	uint64_t t0;
+	struct fz_tree run = { .fd = -1 };
+	unsigned int budget;
+	int go[2], stream;
 	bool log;
 	pid_t root;
 
 	t->op = "process tree";
-	if (t->p->depth > 0)
+	if (p->depth > 0)
 		return;
 	tr.shape = rn(t, SHAPE_NR);
-	tr.size = tr.shape == SHAPE_WIDE ? 1 + (int)rn(t, FA_WIDE_MAX) :
-		  tr.shape == SHAPE_NESTED ? 1 + (int)rn(t, FA_NESTED_MAX) :
-		  16 << rn(t, 9);		/* up to 4096 generations */
+	if (tr.shape == SHAPE_WIDE)
+		tr.size = 1 + (int)rn(t, FA_WIDE_MAX);
+	else if (tr.shape == SHAPE_NESTED)
+		tr.size = 1 + (int)rn(t, FA_NESTED_MAX);
+	else		/* half of them at least 4096 generations deep */
+		tr.size = rn(t, 2) ? FA_CHAIN_MAX >> rn(t, 2) : 16 << rn(t, 8);
 	tr.names = every[rn(t, 4)];
 	tr.events = every[rn(t, 4)];
 	tr.map_page = rn(t, 2);
@@ -599,48 +701,61 @@ void op_tree(struct fz_thr *t)
 	tr.own_stream = stream == 3;
 	log = rn(t, 2);
 	sp.size = 4096 << rn(t, 4);
-	kill_ms = rn(t, 4) ? -1 : (int)rn(t, FA_TREE_BUDGET_MS);
 	tr.seed = rnd(t);
-	variant = tr.shape * 16 + stream * 2 + log;
-	fz_note(t, OP_TREE, variant);
-	tr.log = stream >= 2 && log ? fa_tmpfile() : -1;
+	budget = (tr.shape == SHAPE_DEAD || tr.shape == SHAPE_MIXED) && !p->det ?
+		 FA_CHAIN_BUDGET_MS : FA_TREE_BUDGET_MS;
+	run.kill_ms = rn(t, 4) ? -1 : (int)rn(t, budget);
+	run.variant = tr.shape * 16 + stream * 2 + log;
+	fz_note(t, OP_TREE, run.variant);
+	if (!p->det && !fa_trees_poll(p))
+		return;
+	tr.log = run.log = stream >= 2 && log ? fa_tmpfile() : -1;
 	if (pipe2(go, O_CLOEXEC)) {
-		fa_close(&tr.log);
+		fa_close(&run.log);
 		return;
 	}
 	tr.go = go[0];
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	tr.deadline = t0 + FA_TREE_BUDGET_MS * 1000000ULL;
+	run.t0 = pt_now_ns(CLOCK_MONOTONIC);
+	tr.deadline = run.t0 + budget * 1000000ULL;
+	run.end = tr.deadline + FA_TREE_END_MS * 1000000ULL;
 	root = fork();
 	if (root == 0) {
 		close(go[1]);
 		fa_tree_root(&tr);
 	}
 	close(go[0]);
-	if (root > 0) {
-		atomic_fetch_add(&sh->fa.trees, 1);
-		setpgid(root, root);	/* as the root does, whoever is first */
-		if (stream == 2) {
-			fd = fa_dev();
-			sp.pid = root;
-			sp.log_fd = tr.log;
-			if (!fa_create(fd, &sp, &c)) {
-				trid = c.trid;
-				fa_ctl(fd, POSIX_TRACE_IOC_START, trid);
-			}
+	if (root < 0) {
+		close(go[1]);
+		fa_close(&run.log);
+		return;
+	}
+	atomic_fetch_add(&sh->fa.trees, 1);
+	setpgid(root, root);	/* as the root does, whoever is first */
+	run.root = root;
+	if (stream == 2) {
+		run.fd = fa_dev();
+		sp.pid = root;
+		sp.log_fd = run.log;
+		if (!fa_create(run.fd, &sp, &c)) {
+			run.trid = c.trid;
+			fa_ctl(run.fd, POSIX_TRACE_IOC_START, run.trid);
 		}
-		fa_put(go[1]);
 	}
+	fa_put(go[1]);
 	close(go[1]);
-	if (root > 0)
-		fa_tree_wait(root, kill_ms, t0, variant);
-	if (trid) {
-		t0 = pt_now_ns(CLOCK_MONOTONIC);
-		fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, trid);
-		fa_bound(t0, FA_CALL_BOUND_MS, "shutdown of a tree's inherited stream", variant);
+	if (p->det) {
+		fa_tree_wait(&run);
+		return;
 	}
-	fa_close(&fd);
-	fa_close(&tr.log);
+	/* Another thread may have taken the last place meanwhile. */
+	pthread_mutex_lock(&p->lock);
+	if (p->ntrees < FZ_TREES) {
+		p->trees[p->ntrees++] = run;
+		run.root = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (run.root)
+		fa_tree_wait(&run);
 }
 
 /* ------------------------------------------------------------------ */
@@ -653,6 +768,7 @@ enum fa_lie {
 	LIE_OLDEST,
 	LIE_INFLIGHT,	/* in-flight times of every kind */
 	LIE_RECORDS,	/* record headers rewritten in the ring */
+	LIE_PAIR,	/* oldest and head both moved, misaligned, to the ring's end */
 	LIE_GROW,	/* honest records, lap after lap */
 	LIE_ALL,	/* any of the above, each time */
 	LIE_NR
@@ -886,6 +1002,29 @@ static void fa_lie_record(struct fa_rng *r, struct fa_lane *l)
 	fa_ring_write(l, pos + at, &v32, 4);
 }
 
+/*
+ * A span that looks like records but ends past the ring or straddles its
+ * end, at a position that is not 8-aligned (issue 19, item 12: oldest =
+ * size - 33, head = size - 1 made the reader load 8 bytes at the last
+ * byte of the mapping).
+ */
+static void fa_lie_pair(struct fa_rng *r, struct fa_lane *l)
+{
+	uint64_t lap = l->head - l->head % l->size;
+	uint64_t head = lap + l->size - 1 - fa_rn(r, 8);
+	uint64_t oldest = head - 32 - fa_rn(r, 4) * 8 - fa_rn(r, 2);
+
+	if (fa_rn(r, 4) == 0)
+		head += 8 * (1 + fa_rn(r, 8));	/* past the end, wrapping */
+	FA_STORE(&l->ctl->oldest, oldest);
+	FA_STORE(&l->ctl->head, head);
+	fa_spin(fa_rn(r, 20000));
+	if (fa_rn(r, 8)) {
+		FA_STORE(&l->ctl->head, l->head);
+		FA_STORE(&l->ctl->oldest, l->oldest);
+	}
+}
+
 static void fa_lie_once(struct fa_lanes *ls, int lie)
 {
 	struct fa_rng *r = &ls->rng;
@@ -921,6 +1060,9 @@ static void fa_lie_once(struct fa_lanes *ls, int lie)
 	case LIE_RECORDS:
 		fa_lie_record(r, l);
 		fa_spin(fa_rn(r, 2000));
+		break;
+	case LIE_PAIR:
+		fa_lie_pair(r, l);
 		break;
 	case LIE_GROW:
 		fa_lane_put(l, fa_rn(r, 65));
@@ -1623,24 +1765,64 @@ static void fa_map_one(struct fz_proc *p, int fd, uint64_t off, size_t len, int 
 		fz_map_add(p, a, len, prot, kind, garbage_ok);
 }
 
-/* Fresh mappings of each kind we can map: the status page, a stream's
- * read-only and consumer regions, a writer lane (lock held).
+/* A stream without log of ours, made (tracing us, with a lane) if
+ * there is none; NULL if that failed.  Lock held.
+ */
+static struct fz_stream *fa_map_stream(struct fz_thr *t, int fd)
+{
+	struct fa_spec sp = { .policy = POSIX_TRACE_POLICY_LOOP, .size = 4096, .log_fd = -1 };
+	struct fz_proc *p = t->p;
+	struct posix_trace_writer w = { .size = sizeof(w) };
+	struct posix_trace_create c;
+	struct fz_stream s = { .logfd = -1 };
+	int i, n = 0, pick[FZ_STREAMS];
+
+	for (i = 0; i < p->nst; i++)
+		if (!p->st[i].log)
+			pick[n++] = i;
+	if (n)
+		return &p->st[pick[rn(t, n)]];
+	if (fa_create(fd, &sp, &c))
+		return NULL;
+	s.trid = c.trid;
+	s.ro_off = c.ro_offset;
+	s.ro_size = c.ro_size;
+	s.cons_off = c.cons_offset;
+	s.cons_size = c.cons_size;
+	if (!fz_stream_add(p, &s)) {
+		fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, c.trid);
+		return NULL;
+	}
+	w.trid = c.trid;
+	if (!fa_ctl(fd, POSIX_TRACE_IOC_START, c.trid) && p->nwr < FZ_WRITERS &&
+	    !fa_ioctl(fd, POSIX_TRACE_IOC_WRITER_OPEN, &w))
+		p->wr[p->nwr++] = (struct fz_writer){
+			.trid = w.trid, .off = w.mmap_offset, .size = w.mmap_size,
+			.data_off = w.data_offset, .data_size = w.data_size,
+		};
+	return &p->st[p->nst - 1];
+}
+
+/* Fresh mappings of each kind: the status page, a stream's read-only
+ * and consumer regions, a writer lane (lock held).
  */
 static void fa_map_fresh(struct fz_thr *t)
 {
 	struct fz_proc *p = t->p;
-	struct fz_stream *s = p->nst ? &p->st[rn(t, p->nst)] : NULL;
-	struct fz_writer *w = p->nwr ? &p->wr[rn(t, p->nwr)] : NULL;
+	struct fz_stream *s;
+	struct fz_writer *w;
 	int fd = fa_dev();
 
 	if (fd < 0)
 		return;
 	fa_map_one(p, fd, 0, page_size, PROT_READ, K_PROC, false);
-	if (s && !s->log) {
+	s = fa_map_stream(t, fd);
+	if (s) {
 		fa_map_one(p, fd, s->ro_off, s->ro_size, PROT_READ, K_RO, false);
 		fa_map_one(p, fd, s->cons_off, s->cons_size, PROT_READ | PROT_WRITE,
 			   K_CONS, !s->lib);
 	}
+	w = p->nwr ? &p->wr[rn(t, p->nwr)] : NULL;
 	if (w)
 		fa_map_one(p, fd, w->off, w->size, PROT_READ | PROT_WRITE, K_WRITER, true);
 	close(fd);
@@ -1787,7 +1969,7 @@ static void fa_fork_check(const char *what)
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) > 0 &&
 	    WEXITSTATUS(status) != FA_X_NO_MAPS)
-		fz_bad("seed %llu: a forked child inherited %d stream region or lane mapping(s) after %s",
+		fz_bad("seed %llu: a forked child inherited %d stream region or lane mapping(s); this step did %s",
 		       (unsigned long long)fz_seed, WEXITSTATUS(status), what);
 	else
 		fz_check_status("forked child", pid, status);
@@ -2071,11 +2253,8 @@ static void fa_sink_close(struct fa_sink *k)
  */
 static void fa_blocked(uint64_t t0, const char *what, int variant)
 {
-	long ms = (long)fa_ms_since(t0), max = atomic_load(&sh->fa.block_ms);
-
 	atomic_fetch_add(&sh->fa.blocked, 1);
-	while (ms > max && !atomic_compare_exchange_weak(&sh->fa.block_ms, &max, ms))
-		;
+	fa_max(&sh->fa.block_ms, (long)fa_ms_since(t0));
 	fa_bound(t0, FA_BLOCK_BOUND_MS, what, variant);
 }
 

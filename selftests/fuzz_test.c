@@ -38,6 +38,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <dlfcn.h>
 #include <ucontext.h>
 #include <sys/mman.h>
 
@@ -98,18 +99,26 @@ static void fz_crash_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct fz_thr *t = fz_self;
 	void *ip = (void *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+	Dl_info dl = { 0 };
+	size_t len = sizeof(sh->why);
+	char *why = sh->why;
 	int n;
 
 	if (atomic_fetch_add(&sh->bad, 1))
 		goto die;
 	/* What cannot fault first, in case the thread's state is gone too. */
-	n = snprintf(sh->why, sizeof(sh->why),
-		     "seed %llu: pid %d: signal %d (addr %p, ip %p, %s)",
+	n = snprintf(why, len, "seed %llu: pid %d: signal %d (addr %p, ip %p, %s)",
 		     (unsigned long long)fz_seed, (int)getpid(), sig, si->si_addr, ip,
 		     fz_in_lib ? "in libposixtrace" : "not in libposixtrace");
-	if (t && n > 0 && (size_t)n < sizeof(sh->why))
-		snprintf(sh->why + n, sizeof(sh->why) - n, " thread %d step %ld (%s)",
-			 t->tidx, t->step, t->op);
+	if (t && n > 0 && (size_t)n < len)
+		n += snprintf(why + n, len - n, " thread %d step %ld (%s)",
+			      t->tidx, t->step, t->op);
+	/* Where, for addr2line (not async-signal-safe: last). */
+	if (n > 0 && (size_t)n < len && dladdr(ip, &dl) && dl.dli_fname)
+		n += snprintf(why + n, len - n, " at %s+0x%lx", dl.dli_fname,
+			      (unsigned long)((char *)ip - (char *)dl.dli_fbase));
+	if (n > 0 && write(2, why, (size_t)n < len ? (size_t)n : len - 1) > 0)
+		n = write(2, "\n", 1);
 die:
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -259,7 +268,7 @@ static void fz_stream_forget(struct fz_proc *p, uint32_t trid)
 }
 
 /* Lock held.  false if the table is full (the caller shuts @s down). */
-static bool fz_stream_add(struct fz_proc *p, const struct fz_stream *s)
+bool fz_stream_add(struct fz_proc *p, const struct fz_stream *s)
 {
 	if (p->nst == FZ_STREAMS)
 		return false;
@@ -1339,6 +1348,7 @@ static void __attribute__((noreturn)) fz_child(struct fz_thr *parent, int park)
 	p->nmap = 0;
 	p->nkids = 0;
 	p->ndrainers = 0;
+	p->ntrees = 0;		/* the parent's to wait for */
 	for (i = 0; i < p->nst; i++)
 		fz_stale_add(p, p->st[i].trid);	/* now another process's */
 	p->nst = 0;
@@ -1634,6 +1644,7 @@ static void fz_proc_cleanup(struct fz_proc *p)
 	struct posix_trace_ctl ctl = { .size = sizeof(ctl) };
 	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), i, status;
 
+	fa_proc_cleanup(p);
 	while (p->nkids)
 		fz_kill_kid(p, 0);
 	while (p->nst) {
@@ -1837,9 +1848,10 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	       (unsigned long long)fz_seed, atomic_load(&sh->steps), atomic_load(&sh->streams),
 	       atomic_load(&sh->maps), atomic_load(&sh->forks), atomic_load(&sh->kills),
 	       atomic_load(&sh->execs));
-	TH_LOG("seed %llu: %ld trees of %ld processes; %ld lane runs, %ld lies, %ld flushes and reads; %ld set-ID races, %ld creates; %ld map ops, %ld fork checks, %ld status page checks; %ld ops on blocked logs, the slowest %ld ms",
+	TH_LOG("seed %llu: %ld trees of %ld processes, the deepest chain %ld; %ld lane runs, %ld lies, %ld flushes and reads; %ld set-ID races, %ld creates; %ld map ops, %ld fork checks, %ld status page checks; %ld ops on blocked logs, the slowest %ld ms",
 	       (unsigned long long)fz_seed, atomic_load(&sh->fa.trees),
-	       atomic_load(&sh->fa.tree_procs), atomic_load(&sh->fa.lanes),
+	       atomic_load(&sh->fa.tree_procs), atomic_load(&sh->fa.deepest),
+	       atomic_load(&sh->fa.lanes),
 	       atomic_load(&sh->fa.lies), atomic_load(&sh->fa.lane_calls),
 	       atomic_load(&sh->fa.races), atomic_load(&sh->fa.race_creates),
 	       atomic_load(&sh->fa.map_ops), atomic_load(&sh->fa.fork_checks),
