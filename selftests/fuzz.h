@@ -34,7 +34,7 @@
 #define FZ_OTHERS		64
 #define FZ_ARENA_PAGES		4	/* RW, RW, PROT_NONE, spare */
 #define FZ_NAMES		12
-#define FZ_TREES		4
+#define FZ_TREES		2	/* running at once, per process */
 
 /* Shared by every process of a run (MAP_SHARED). */
 struct fz_shared {
@@ -154,6 +154,8 @@ enum fz_op {
 };
 
 extern struct fz_shared *sh;
+extern int fz_shared_fd;		/* a memfd: @sh after an exec */
+extern uint64_t fz_end_ns;		/* the run's end (CLOCK_MONOTONIC), or 0 */
 extern uint64_t fz_seed;
 extern long page_size;
 /* The thread's own state, for the crash handler. */

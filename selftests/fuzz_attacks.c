@@ -71,7 +71,8 @@
  */
 #define FA_BLOCK_BOUND_MS	13000
 #define FA_TREE_BUDGET_MS	3000	/* no process of a tree is born after */
-#define FA_CHAIN_BUDGET_MS	9000	/* ...of a chain whose ancestors exit */
+#define FA_CHAIN_BUDGET_MS	30000	/* ...of a chain whose ancestors exit,
+					 * but for the run's end */
 #define FA_TREE_END_MS		2000	/* ...and all are gone this much later */
 #define FA_CHAIN_MAX		8192
 #define FA_KILLED_MS		20000	/* a process survives SIGKILL no longer,
@@ -334,6 +335,7 @@ struct fa_tree {
 	uint32_t events;	/* 1 in @events records an event (0: none) */
 	bool map_page;		/* the root maps page 0, else opens a name */
 	bool own_stream;	/* the root traces itself and its descendants */
+	bool exec;		/* the root runs in a fresh image */
 	int log;		/* that stream's log, or -1 */
 	uint64_t deadline;	/* no process is born after it */
 	uint64_t seed;
@@ -428,7 +430,8 @@ static void __attribute__((noreturn)) fa_wide_child(const struct fa_tree *tr,
 static void __attribute__((noreturn)) fa_wide(const struct fa_tree *tr,
 					      struct fa_rng *r, int fd)
 {
-	int gate[FA_WIDE_MAX], order[FA_WIDE_MAX], p[2], n = 0, i, j, me, tmp;
+	int gate[FA_WIDE_MAX] = { 0 }, order[FA_WIDE_MAX] = { 0 };
+	int p[2], n = 0, i, j, me, tmp;
 	pid_t pid, root = getpid();
 
 	for (i = 0; i < tr->size && !fa_tree_over(tr); i++) {
@@ -468,7 +471,29 @@ static void __attribute__((noreturn)) fa_wide(const struct fa_tree *tr,
 	_exit(0);
 }
 
-static void __attribute__((noreturn)) fa_tree_root(const struct fa_tree *tr)
+#define FA_TREE_ENV	"FUZZ_TREE_ROOT"
+
+/*
+ * The root in a fresh image of this program (the fork of a small process
+ * is several times faster than a worker's, whose threads and tables are
+ * copied: chains get deeper): its parameters, the shared state's memfd
+ * and the pipes it needs pass through the environment.
+ */
+static void fa_tree_exec(const struct fa_tree *tr)
+{
+	char env[256], *envp[] = { env, NULL }, *argv[] = { "fuzz-tree-root", NULL };
+
+	snprintf(env, sizeof(env), FA_TREE_ENV "=%d %llu %d %d %u %u %d %d %d %d %llu %llu",
+		 fz_shared_fd, (unsigned long long)fz_seed, tr->shape, tr->size, tr->names,
+		 tr->events, tr->map_page, tr->own_stream, tr->log, tr->go,
+		 (unsigned long long)tr->deadline, (unsigned long long)tr->seed);
+	if (fcntl(fz_shared_fd, F_SETFD, 0) || fcntl(tr->go, F_SETFD, 0) ||
+	    (tr->log >= 0 && fcntl(tr->log, F_SETFD, 0)))
+		return;
+	execve("/proc/self/exe", argv, envp);
+}
+
+static void __attribute__((noreturn)) fa_tree_root(struct fa_tree *tr)
 {
 	struct fa_spec sp = {
 		.policy = POSIX_TRACE_POLICY_LOOP, .size = 4096,
@@ -477,10 +502,15 @@ static void __attribute__((noreturn)) fa_tree_root(const struct fa_tree *tr)
 	};
 	struct fa_rng r = { tr->seed };
 	struct posix_trace_create c;
-	int fd = fa_dev();
+	int fd;
 	void *page;
 
 	setpgid(0, 0);
+	if (tr->exec) {
+		tr->exec = false;
+		fa_tree_exec(tr);	/* on failure, in this image */
+	}
+	fd = fa_dev();
 	/* Known to the module, so every process forked below is too. */
 	if (tr->map_page) {
 		page = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
@@ -497,6 +527,33 @@ static void __attribute__((noreturn)) fa_tree_root(const struct fa_tree *tr)
 	if (tr->shape == SHAPE_WIDE)
 		fa_wide(tr, &r, fd);
 	fa_chain(tr, &r, fd);
+}
+
+/* Before main(): a tree's root in its fresh image (fa_tree_exec()). */
+__attribute__((constructor)) static void fa_tree_exec_main(void)
+{
+	const char *env = getenv(FA_TREE_ENV);
+	unsigned long long seed, deadline, rseed;
+	struct fa_tree tr = { 0 };
+	int shfd, map_page, own;
+
+	if (!env)
+		return;
+	if (sscanf(env, "%d %llu %d %d %u %u %d %d %d %d %llu %llu", &shfd, &seed,
+		   &tr.shape, &tr.size, &tr.names, &tr.events, &map_page, &own,
+		   &tr.log, &tr.go, &deadline, &rseed) != 12)
+		_exit(0);
+	page_size = sysconf(_SC_PAGESIZE);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, shfd, 0);
+	if (sh == MAP_FAILED)
+		_exit(0);
+	close(shfd);
+	fz_seed = seed;
+	tr.map_page = map_page;
+	tr.own_stream = own;
+	tr.deadline = deadline;
+	tr.seed = rseed;
+	fa_tree_root(&tr);
 }
 
 /*
@@ -662,7 +719,8 @@ void fa_proc_cleanup(struct fz_proc *p)
 /*
  * Process trees of known processes, with exits in every order (issue 19,
  * item 1): no release path may recurse as deep as the user chooses.  A
- * chain gets FA_CHAIN_BUDGET_MS to grow, more than a step may take: it
+ * chain gets FA_CHAIN_BUDGET_MS to grow (under TCG, a chain among busy
+ * workers gains 50 generations a second), more than a step may take: it
  * runs on while the worker goes on, and is waited for when the worker
  * ends; FZ_TREES at a time.  A deterministic run waits for each tree in
  * its step, so its trees get FA_TREE_BUDGET_MS.
@@ -702,6 +760,7 @@ void op_tree(struct fz_thr *t)
 	log = rn(t, 2);
 	sp.size = 4096 << rn(t, 4);
 	tr.seed = rnd(t);
+	tr.exec = rn(t, 4);
 	budget = (tr.shape == SHAPE_DEAD || tr.shape == SHAPE_MIXED) && !p->det ?
 		 FA_CHAIN_BUDGET_MS : FA_TREE_BUDGET_MS;
 	run.kill_ms = rn(t, 4) ? -1 : (int)rn(t, budget);
@@ -717,6 +776,10 @@ void op_tree(struct fz_thr *t)
 	tr.go = go[0];
 	run.t0 = pt_now_ns(CLOCK_MONOTONIC);
 	tr.deadline = run.t0 + budget * 1000000ULL;
+	/* A chain grows until the run ends, within its budget. */
+	if (fz_end_ns && tr.deadline > fz_end_ns)
+		tr.deadline = fz_end_ns > run.t0 + FA_TREE_BUDGET_MS * 1000000ULL ?
+			      fz_end_ns : run.t0 + FA_TREE_BUDGET_MS * 1000000ULL;
 	run.end = tr.deadline + FA_TREE_END_MS * 1000000ULL;
 	root = fork();
 	if (root == 0) {
@@ -2115,7 +2178,7 @@ enum fa_sink_kind {
 	SINK_OWN_FIFO,		/* a FIFO whose only reader is us, never reading */
 	SINK_HELD_PIPE,		/* we hold the read end and never read */
 	SINK_HELD_SOCKET,	/* a socket whose peer never reads */
-	SINK_SLOW_PIPE,		/* its reader takes 512 bytes every 50 ms */
+	SINK_SLOW_PIPE,		/* its reader takes 4 KiB every 50 ms */
 	SINK_STOPPED_FIFO,	/* a FIFO whose reader is stopped */
 	SINK_NR
 };
@@ -2134,7 +2197,7 @@ static void __attribute__((noreturn)) fa_reader(int fd, bool slow)
 {
 	char buf[4096];
 
-	while (read(fd, buf, slow ? 512 : sizeof(buf)) > 0)
+	while (read(fd, buf, sizeof(buf)) > 0)
 		if (slow)
 			pt_sleep_ms(50);
 	_exit(0);
@@ -2201,10 +2264,6 @@ static bool fa_sink_open(struct fa_sink *k, bool small)
 			return false;
 		k->r = p[0];
 		k->w = p[1];
-		if (small) {
-			setsockopt(k->w, SOL_SOCKET, SO_SNDBUF, &(int){ 4096 }, sizeof(int));
-			setsockopt(k->r, SOL_SOCKET, SO_RCVBUF, &(int){ 4096 }, sizeof(int));
-		}
 		return true;
 	default:
 		if (pipe2(p, O_CLOEXEC))
@@ -2222,7 +2281,13 @@ static bool fa_sink_open(struct fa_sink *k, bool small)
 		close(p[0]);
 		break;
 	}
-	if (k->w >= 0 && small)
+	/*
+	 * A page of pipe fills sooner; only where a reader takes the log's
+	 * header meanwhile: the create would wait for the stall bound, and
+	 * the step then be twice that.
+	 */
+	if (k->w >= 0 && small &&
+	    (k->kind == SINK_STOPPED_PIPE || k->kind == SINK_STOPPED_FIFO))
 		fcntl(k->w, F_SETPIPE_SZ, 4096);
 	return k->w >= 0;
 }

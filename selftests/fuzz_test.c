@@ -49,6 +49,8 @@
 /* ------------------------------------------------------------------ */
 
 struct fz_shared *sh;
+int fz_shared_fd = -1;
+uint64_t fz_end_ns;
 uint64_t fz_seed;
 long page_size;
 
@@ -1561,6 +1563,18 @@ static const struct fz_kind_def {
  * replays only with the same mask.
  */
 static unsigned long fz_ops_mask = FZ_OPS_ALL;
+#define FZ_FIRST_ATTACK		11
+/*
+ * FUZZ_ATTACKS=N multiplies the attack kinds' weights (default 1, 0: none):
+ * on a slow kernel (KASAN under TCG) each step takes longer, and at the
+ * default weights a run of minutes has but a few attacks.
+ */
+static uint32_t fz_attack_mult = 1;
+
+static uint32_t fz_weight(int k)
+{
+	return fz_kinds[k].weight * (k >= FZ_FIRST_ATTACK ? fz_attack_mult : 1);
+}
 
 static void fz_step(struct fz_thr *t)
 {
@@ -1568,11 +1582,11 @@ static void fz_step(struct fz_thr *t)
 	int k;
 
 	for (k = 0; k < FZ_NR_KINDS; k++)
-		total += fz_kinds[k].weight;
+		total += fz_weight(k);
 	do {
 		r = rn(t, total);
-		for (k = 0; r >= fz_kinds[k].weight; k++)
-			r -= fz_kinds[k].weight;
+		for (k = 0; r >= fz_weight(k); k++)
+			r -= fz_weight(k);
 	} while (!(fz_ops_mask & (1UL << k)));
 	t->step++;
 	atomic_store(&t->busy_since, pt_now_ns(CLOCK_MONOTONIC));
@@ -1694,6 +1708,7 @@ static uint64_t fz_proc_run(int idx, int nthr, bool det, uint64_t end_ns, long s
 	run.thr = calloc(nthr, sizeof(*run.thr));
 	run.nthr = nthr;
 	run.end_ns = end_ns;
+	fz_end_ns = end_ns;
 	run.steps = steps;
 	for (i = 0; i < nthr; i++) {
 		struct fz_thr *t = &run.thr[i];
@@ -1761,12 +1776,19 @@ static int fz_reap(uint64_t end_ns)
 static void fz_setup_shared(void)
 {
 	page_size = sysconf(_SC_PAGESIZE);
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	/* A file, so that a process that execs can map it again. */
+	fz_shared_fd = memfd_create("fuzz-shared", MFD_CLOEXEC);
+	if (fz_shared_fd < 0 || ftruncate(fz_shared_fd, sizeof(*sh)))
+		abort();
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fz_shared_fd, 0);
 	if (sh == MAP_FAILED)
 		abort();
 	fz_seed = (uint64_t)env_long("FUZZ_SEED", 0, 0, LONG_MAX);
 	fz_ops_mask = (unsigned long)env_long("FUZZ_OPS", FZ_OPS_ALL, 1, FZ_OPS_ALL);
+	fz_attack_mult = (uint32_t)env_long("FUZZ_ATTACKS", 1, 0, 1000);
+	/* Some kind must be left to draw. */
+	if (!fz_attack_mult && !(fz_ops_mask & ((1UL << FZ_FIRST_ATTACK) - 1)))
+		fz_attack_mult = 1;
 	fz_trace_env = (int)env_long("FUZZ_TRACE", 0, 0, 2);
 	fz_trace = fz_trace_env == 1;
 	if (!getenv("FUZZ_SEED") || !*getenv("FUZZ_SEED"))
@@ -1793,6 +1815,9 @@ FIXTURE_TEARDOWN(fuzz)
 {
 	if (sh)
 		munmap(sh, sizeof(*sh));
+	if (fz_shared_fd >= 0)
+		close(fz_shared_fd);
+	fz_shared_fd = -1;
 }
 
 /*
