@@ -24,7 +24,56 @@
 /* Copies of one record that may fail in one flush (pt_take()). */
 #define PT_LOG_COPY_TRIES	4
 
+/* What an exiting or exec'ing controller waits, at most, for the final
+ * flushes of its streams; the logs are finished in the background after.
+ */
+#define PT_LOG_EXIT_WAIT	(10 * HZ)
+
 static struct workqueue_struct *pt_log_wq;
+
+/*
+ * Queue the worker of @s's log.  Each queued run holds a reference to the
+ * stream, dropped as its last step, so that the stream is freed only when
+ * no run is pending or running: pt_log_free() then never waits for a
+ * worker, which a file whose writes block for ever (FUSE, a stalled NFS)
+ * can hold in kernel_write() for as long as that file likes.  Only the
+ * worker ever waits on the file; every caller's wait is killable or
+ * bounded (design.md, "Threat model").  Any context.
+ */
+static bool pt_log_queue(struct pt_stream *s)
+{
+	if (!kref_get_unless_zero(&s->ref))
+		return false;
+	if (queue_work(pt_log_wq, &s->log->work))
+		return true;
+	pt_stream_put(s);	/* a run is pending already: it holds one */
+	return false;
+}
+
+/* Ask for a run that starts after now: the number to wait for in @done. */
+static u64 pt_log_request(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	u64 want;
+
+	spin_lock(&log->req_lock);
+	want = ++log->wanted;
+	spin_unlock(&log->req_lock);
+	pt_log_queue(s);
+	return want;
+}
+
+static bool pt_log_done(struct pt_log *log, u64 want)
+{
+	/* pairs with pt_log_work()'s release of @done */
+	return smp_load_acquire(&log->done) >= want;
+}
+
+static bool pt_log_finished(struct pt_log *log)
+{
+	/* pairs with pt_log_work()'s release of @finished */
+	return smp_load_acquire(&log->finished);
+}
 
 /* The flusher's cursor in one lane: kernel lanes first, then writers. */
 struct pt_src {
@@ -402,8 +451,11 @@ static void pt_log_work(struct work_struct *work)
 		pt_flush_error(log, &log->reinit_err, pt_logf_init(s));
 	}
 	/* Only the run that closes the log sets the shutdown's answer. */
-	if (READ_ONCE(log->finishing) && !log->closed)
+	if (READ_ONCE(log->finishing) && !log->closed) {
 		log->finish_err = pt_finish(s);
+		/* @finish_err before @finished: pairs with pt_log_finished() */
+		smp_store_release(&log->finished, true);
+	}
 	err = pt_flush(s);
 	mutex_unlock(&log->lock);
 	/* One run at a time (a work item never runs concurrently with
@@ -412,6 +464,7 @@ static void pt_log_work(struct work_struct *work)
 	WRITE_ONCE(log->done_err, err);
 	smp_store_release(&log->done, target);	/* see above */
 	wake_up_all(&log->done_wq);
+	pt_stream_put(s);	/* this run's reference (pt_log_queue()); last */
 }
 
 /* FLUSH policy: flush while new events keep coming (RULE-39). */
@@ -425,7 +478,7 @@ static void pt_log_tick(struct work_struct *work)
 	/* Not while a flush runs: it may be stalled by the file already. */
 	if (!atomic_read(&log->flushing) &&
 	    pt_lanes_heads(log->stream) != READ_ONCE(log->quiet))
-		queue_work(pt_log_wq, &log->work);
+		pt_log_queue(log->stream);
 	queue_delayed_work(pt_log_wq, &log->tick, PT_LOG_TICK);
 }
 
@@ -433,7 +486,7 @@ static void pt_log_tick(struct work_struct *work)
 void pt_log_stream_full(struct pt_stream *s)
 {
 	if (s->log && s->log->auto_flush)
-		queue_work(pt_log_wq, &s->log->work);
+		pt_log_queue(s);
 }
 
 /* POSIX_TRACE_IOC_FLUSH: start a flush and wait for it (spec 5.13). */
@@ -445,13 +498,8 @@ int pt_log_flush(struct pt_stream *s)
 
 	if (!log)
 		return -EINVAL;
-	spin_lock(&log->req_lock);
-	want = ++log->wanted;
-	spin_unlock(&log->req_lock);
-	queue_work(pt_log_wq, &log->work);
-	ret = wait_event_interruptible(log->done_wq,
-				       /* pairs with pt_log_work()'s release */
-				       smp_load_acquire(&log->done) >= want);
+	want = pt_log_request(s);
+	ret = wait_event_interruptible(log->done_wq, pt_log_done(log, want));
 	if (ret)
 		return -EINTR;	/* the flush goes on without us */
 	return READ_ONCE(log->done_err);
@@ -459,21 +507,40 @@ int pt_log_flush(struct pt_stream *s)
 
 /*
  * The shutdown of a stream with log (SHUT-6, SHUT-7), after it was
- * stopped and unhashed: the worker flushes everything and closes the log;
- * we wait for it (bounded by PT_LOG_STALL per stalled write).  Returns
- * the first write error.
+ * stopped and unhashed: the worker flushes everything and closes the log.
+ * posix_trace_shutdown() waits for that (SHUT-6), killably: a file whose
+ * writes never end cannot keep its caller from dying.  The automatic
+ * shutdown of an exiting or exec'ing controller (SHUT-8) waits until
+ * @deadline (jiffies) at most; the log is finished in the background
+ * after that (@deadline, else NULL).  Returns the first write error, or
+ * -EINTR / -ETIMEDOUT if the wait ended first.
  */
-int pt_log_finish(struct pt_stream *s)
+int pt_log_finish(struct pt_stream *s, const unsigned long *deadline)
 {
 	struct pt_log *log = s->log;
+	long ret;
 
 	if (!log)
 		return 0;
 	cancel_delayed_work_sync(&log->tick);
 	WRITE_ONCE(log->finishing, true);
-	queue_work(pt_log_wq, &log->work);
-	flush_work(&log->work);
-	return log->finish_err;
+	pt_log_queue(s);
+	if (!deadline) {
+		if (wait_event_killable(log->done_wq, pt_log_finished(log)))
+			return -EINTR;
+		return log->finish_err;
+	}
+	ret = wait_event_killable_timeout(log->done_wq, pt_log_finished(log),
+					  max_t(long, *deadline - jiffies, 1));
+	if (ret < 0)
+		return -EINTR;
+	return ret ? log->finish_err : -ETIMEDOUT;
+}
+
+/* The deadline of the automatic shutdowns of one exit or exec. */
+unsigned long pt_log_exit_deadline(void)
+{
+	return jiffies + PT_LOG_EXIT_WAIT;
 }
 
 /* After a clear, @src goes on where the lane's records now begin, so that
@@ -506,9 +573,12 @@ int pt_log_clear(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 	unsigned int i;
+	u64 want;
 	int ret;
 
-	mutex_lock(&log->lock);
+	/* Killable: a flush may be stuck in a write that never ends. */
+	if (mutex_lock_killable(&log->lock))
+		return -EINTR;
 	ret = pt_stream_clear(s);
 	for (i = 0; i < s->nr_lanes + s->max_writers; i++)
 		pt_src_restart(s, i, &log->src[i]);
@@ -519,8 +589,9 @@ int pt_log_clear(struct pt_stream *s)
 	mutex_unlock(&log->lock);
 	if (!log->seekable)
 		return ret;
-	queue_work(pt_log_wq, &log->work);
-	flush_work(&log->work);
+	want = pt_log_request(s);
+	if (wait_event_killable(log->done_wq, pt_log_done(log, want)))
+		return -EINTR;
 	return log->reinit_err;
 }
 
@@ -592,8 +663,9 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	 * without a reader must not send SIGPIPE to the caller.
 	 */
 	log->reinit = true;
-	queue_work(pt_log_wq, &log->work);
-	flush_work(&log->work);
+	/* Killable: the stream is freed once the worker is done with it. */
+	if (wait_event_killable(log->done_wq, pt_log_done(log, pt_log_request(s))))
+		return -EINTR;
 	ret = log->reinit_err;
 	if (ret == -EPIPE || ret == -ENOTCONN || ret == -ECONNREFUSED)
 		return -EINVAL;	/* no reader: cannot serve the log */
@@ -605,7 +677,9 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	return 0;
 }
 
-/* With the stream, after its last reference: no work can be queued. */
+/* With the stream, after its last reference: no run is pending or
+ * running (each holds a reference), so the cancels wait for nothing.
+ */
 void pt_log_free(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;

@@ -56,6 +56,7 @@ struct pt_log {
 	bool seekable;		/* a regular file: positioned writes */
 	bool auto_flush;	/* stream-full-policy FLUSH */
 	bool closed;		/* finished: nothing more is written */
+	bool finished;		/* @finish_err is set: shutdown may return */
 	bool full;		/* UNTIL_FULL log reached its size */
 	u32 tag;		/* log_tag of the current log */
 	u32 block_max;

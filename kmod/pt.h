@@ -389,7 +389,8 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 		  struct pid *target);
 void pt_log_free(struct pt_stream *s);
 int pt_log_flush(struct pt_stream *s);
-int pt_log_finish(struct pt_stream *s);
+int pt_log_finish(struct pt_stream *s, const unsigned long *deadline);
+unsigned long pt_log_exit_deadline(void);
 int pt_log_clear(struct pt_stream *s);
 void pt_log_status(struct pt_stream *s, struct posix_trace_status *st);
 void pt_log_stream_full(struct pt_stream *s);

@@ -621,14 +621,17 @@ int pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c)
 	mutex_lock(&pt_ctl_lock);
 	pt_stream_shutdown_locked(s, c);
 	mutex_unlock(&pt_ctl_lock);
-	return pt_log_finish(s);
+	return pt_log_finish(s, NULL);
 }
 
 /* The automatic shutdown (SHUT-8): one stream at a time, each with a
- * reference while its log is finished.
+ * reference while its log is finished.  The final flushes together wait
+ * PT_LOG_EXIT_WAIT at most (flush.c): a log file that never takes its
+ * writes cannot hold an exit, or the work queue running it, for ever.
  */
 void pt_shutdown_owned_by(struct pid *tgid)
 {
+	unsigned long deadline = pt_log_exit_deadline();
 	struct pt_stream *s, *found;
 	int id;
 
@@ -645,7 +648,7 @@ void pt_shutdown_owned_by(struct pid *tgid)
 		}
 		mutex_unlock(&pt_ctl_lock);
 		if (found) {
-			pt_log_finish(found);
+			pt_log_finish(found, &deadline);
 			pt_stream_put(found);
 		}
 	} while (found);
