@@ -108,6 +108,16 @@ static int pt_policy_ok(uint32_t v, int a, int b, int c)
 	return v == (uint32_t)a || v == (uint32_t)b || v == (uint32_t)c;
 }
 
+/* A 64-bit size for a size_t that may be narrower: the largest it holds. */
+static size_t pt_size(uint64_t v)
+{
+#if SIZE_MAX < UINT64_MAX
+	if (v > SIZE_MAX)
+		return SIZE_MAX;
+#endif
+	return (size_t)v;
+}
+
 static int pt_parse_info(struct pt_log *l)
 {
 	const uint8_t *p = l->blk + PT_LOG_BLOCK_HDR;
@@ -124,7 +134,10 @@ static int pt_parse_info(struct pt_log *l)
 	    nlen >= sizeof(a->__name) || nlen > plen - isize ||
 	    memchr(p + isize, 0, nlen))
 		return EINVAL;
-	if (pt_le32(p + PT_LOG_I_INHERIT) > POSIX_TRACE_INHERITED ||
+	/* Readers size their buffers by max-data-size: never more than the
+	 * module's clamp, whatever the file says. */
+	if (pt_le64(p + PT_LOG_I_MAX_DATA) > POSIX_TRACE_MAX_DATA_MAX ||
+	    pt_le32(p + PT_LOG_I_INHERIT) > POSIX_TRACE_INHERITED ||
 	    !pt_policy_ok(pt_le32(p + PT_LOG_I_STREAM_POLICY), POSIX_TRACE_LOOP,
 			  POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_FLUSH) ||
 	    !pt_policy_ok(pt_le32(p + PT_LOG_I_LOG_POLICY), POSIX_TRACE_LOOP,
@@ -136,9 +149,9 @@ static int pt_parse_info(struct pt_log *l)
 	a->__inheritance = (int)pt_le32(p + PT_LOG_I_INHERIT);
 	a->__stream_policy = (int)pt_le32(p + PT_LOG_I_STREAM_POLICY);
 	a->__log_policy = (int)pt_le32(p + PT_LOG_I_LOG_POLICY);
-	a->__stream_size = (size_t)pt_le64(p + PT_LOG_I_STREAM_SIZE);
+	a->__stream_size = pt_size(pt_le64(p + PT_LOG_I_STREAM_SIZE));
 	a->__max_data_size = (size_t)pt_le64(p + PT_LOG_I_MAX_DATA);
-	a->__log_size = (size_t)pt_le64(p + PT_LOG_I_LOG_SIZE);
+	a->__log_size = pt_size(pt_le64(p + PT_LOG_I_LOG_SIZE));
 	l->created_real = pt_le64(p + PT_LOG_I_REALTIME);
 	l->created_mono = pt_le64(p + PT_LOG_I_MONOTONIC);
 	a->__create_time.tv_sec = (time_t)(l->created_real / 1000000000u);
