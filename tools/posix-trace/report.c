@@ -234,7 +234,7 @@ static int report(struct logview *lv, const char *path, enum format fmt,
 		  const struct namelist *show)
 {
 	struct summary *s = calloc(1, sizeof(*s));
-	char *txt = malloc(lv->max_data + 1);
+	char *txt = malloc(lv->max_data + 1);	/* <= LV_DATA_MAX + 1 */
 	unsigned long long bytes = 0;
 	struct progress pr;
 	struct lv_event ev;

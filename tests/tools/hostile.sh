@@ -1,0 +1,65 @@
+#!/bin/bash
+# posix-trace report, stat and convert on hostile logs, built with
+# AddressSanitizer and UBSan: logs from someone else whose blocks are all
+# valid (CRCs match) and whose values are what an attacker chooses
+# (tests/tools/hostile_mklog.c writes them).  Any sanitizer report, signal
+# or hang is a failure.
+set -uo pipefail
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+. tests/tools/lib.sh
+
+if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -Itests/unit \
+	-D_GNU_SOURCE -o "$T/mklog" tests/tools/hostile_mklog.c libtrace/libposixtrace.a \
+	-ldl -pthread; then
+	not_ok "hostile_mklog builds"
+	exit 1
+fi
+for k in maxdata bigdata; do
+	"$T/mklog" "$k" "$T/$k.log" || { not_ok "hostile_mklog writes $k.log"; exit 1; }
+done
+if ! build_san_tool "$T/pt" || ! build_san_tool "$T/pt-huge" tests/tools/hostile_shim.c; then
+	ok "hostile logs # SKIP cannot build with -fsanitize: $(head -c 200 "$T/pt.err")"
+	exit 0
+fi
+export ASAN_OPTIONS=detect_leaks=1:exitcode=99
+export UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1
+
+# run BIN ARGS...: BIN's status; its output in $T/out, stderr in $T/err.
+run() {
+	timeout 60 "$@" >"$T/out" 2>"$T/err"
+}
+
+# Every command that reads a log, as "ARGS" (the log is added last).
+readers=("report" "report --format json" "report --format csv" "stat"
+	 "convert --chrome $T/x.json" "convert --ctf $T/x.ctf")
+
+# status BIN LOG WANT: every reader of LOG exits WANT, and with 1 says why.
+status() {
+	local bin=$1 log=$2 want=$3 args rc fail=0
+	for args in "${readers[@]}"; do
+		rm -rf "$T/x.json" "$T/x.ctf"
+		# shellcheck disable=SC2086 # split on purpose
+		run "$bin" $args "$log"
+		rc=$?
+		if ((rc != want)) || { ((rc == 1)) && ! grep -q '^posix-trace: ' "$T/err"; }; then
+			echo "# $args: status $rc, want $want: $(head -c 400 "$T/err")"
+			fail=1
+		fi
+	done
+	return $fail
+}
+
+# --- 11: sizes from the log ---
+check "max-data-size 2^64-1 in the log: every reader exits 1 with a message" \
+	status "$T/pt" "$T/maxdata.log" 1
+# The tool on its own: a getter saying SIZE_MAX must not size a buffer.
+json_lens() {
+	run "$T/pt-huge" report --format json "$T/bigdata.log" || return 1
+	test "$(grep -c '"len":4000,' "$T/out")" = 3
+}
+check "max-data-size SIZE_MAX from the library: the tools' sizes do not wrap" \
+	status "$T/pt-huge" "$T/bigdata.log" 0
+check "max-data-size SIZE_MAX from the library: report shows 3 events of 4000 bytes" json_lens
