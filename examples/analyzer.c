@@ -73,7 +73,7 @@ static void account(const struct posix_trace_event_info *ev)
 
 static void report(trace_id_t trid)
 {
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	size_t i;
 
 	printf("%-28s %8s %14s %14s %14s\n", "event type", "count",

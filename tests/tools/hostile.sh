@@ -17,7 +17,7 @@ if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -It
 	not_ok "hostile_mklog builds"
 	exit 1
 fi
-for k in maxdata bigdata; do
+for k in maxdata bigdata longname; do
 	"$T/mklog" "$k" "$T/$k.log" || { not_ok "hostile_mklog writes $k.log"; exit 1; }
 done
 if ! build_san_tool "$T/pt" || ! build_san_tool "$T/pt-huge" tests/tools/hostile_shim.c; then
@@ -63,3 +63,29 @@ json_lens() {
 check "max-data-size SIZE_MAX from the library: the tools' sizes do not wrap" \
 	status "$T/pt-huge" "$T/bigdata.log" 0
 check "max-data-size SIZE_MAX from the library: report shows 3 events of 4000 bytes" json_lens
+
+# --- 15: names of TRACE_EVENT_NAME_MAX (255) bytes need 256 ---
+long=$(printf 'n%.0s' {1..255})
+long_name_shown() {
+	run "$T/pt" report "$T/longname.log" && grep -q " $long 1 bytes: 78 |x|\$" "$T/out" &&
+		grep -qx "# type $long: 1" "$T/out" || return 1
+	run "$T/pt" stat "$T/longname.log" && grep -qx "  257 $long" "$T/out"
+}
+check "a 255-byte event name: every reader exits 0" status "$T/pt" "$T/longname.log" 0
+check "a 255-byte event name: report and stat show it whole" long_name_shown
+if cc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-Iinclude -o "$T/analyzer" examples/analyzer.c -Llibtrace -lposixtrace \
+	-Wl,-rpath,"$PWD/libtrace" -pthread 2>"$T/analyzer.err"; then
+	check "a 255-byte event name: examples/analyzer shows it" \
+		eval 'run "$T/analyzer" "$T/longname.log" && grep -q "^$long " "$T/out"'
+else
+	not_ok "examples/analyzer builds with ASan: $(head -c 200 "$T/analyzer.err")"
+fi
+# Every buffer given to posix_trace_eventid_get_name() holds the NUL too.
+short_buffers() {
+	grep -rnE --include='*.c' --include='*.h' \
+		'^\s*(static\s+)?char\b[^;=]*\[(POSIX_)?TRACE_EVENT_NAME_MAX\]' \
+		bench examples fuzz include libtrace selftests tests tools && return 1
+	return 0
+}
+check "no name buffer of TRACE_EVENT_NAME_MAX bytes in the tree (the NUL makes 256)" short_buffers

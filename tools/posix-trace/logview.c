@@ -135,7 +135,7 @@ int lv_event_types(struct logview *lv,
 		   void (*fn)(trace_event_id_t id, const char *name, void *arg),
 		   void *arg)
 {
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	trace_event_id_t id;
 	int unavailable, ret;
 

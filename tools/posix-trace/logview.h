@@ -36,7 +36,7 @@ struct logview {
 	size_t max_data;		/* the most data an event of the log has:
 					 * at most LV_DATA_MAX */
 	unsigned char *buf;
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	uint64_t seq;
 	off_t file_size;		/* for progress */
 };

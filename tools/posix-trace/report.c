@@ -162,7 +162,7 @@ static const char *yes_no(int v)
 static void summary_text(struct logview *lv, const struct summary *s)
 {
 	const struct posix_trace_status_info *st = &lv->status;
-	char name[TRACE_EVENT_NAME_MAX], ts[TF_TS_LEN];
+	char name[TRACE_EVENT_NAME_MAX + 1], ts[TF_TS_LEN];
 	long long span = span_ns(s);
 	unsigned int id;
 
@@ -196,7 +196,7 @@ static const char *json_bool(int v)
 static void summary_json(struct logview *lv, const struct summary *s)
 {
 	const struct posix_trace_status_info *st = &lv->status;
-	char name[TRACE_EVENT_NAME_MAX], ts[TF_TS_LEN];
+	char name[TRACE_EVENT_NAME_MAX + 1], ts[TF_TS_LEN];
 	const char *sep = "";
 	unsigned int id;
 
