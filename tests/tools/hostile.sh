@@ -17,7 +17,7 @@ if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -It
 	not_ok "hostile_mklog builds"
 	exit 1
 fi
-for k in maxdata bigdata longname; do
+for k in maxdata bigdata longname span backspan; do
 	"$T/mklog" "$k" "$T/$k.log" || { not_ok "hostile_mklog writes $k.log"; exit 1; }
 done
 if ! build_san_tool "$T/pt" || ! build_san_tool "$T/pt-huge" tests/tools/hostile_shim.c; then
@@ -89,3 +89,14 @@ short_buffers() {
 	return 0
 }
 check "no name buffer of TRACE_EVENT_NAME_MAX bytes in the tree (the NUL makes 256)" short_buffers
+
+# --- 17: the span of events at realtime 0 and 2^64 - 1 ns ---
+# span LOG SIGN: the text and JSON summaries give the exact span.
+span() {
+	run "$T/pt" report "$T/$1.log" &&
+		grep -qx "# span: ${2}18446744073.709551615 s" "$T/out" || return 1
+	run "$T/pt" report --format json "$T/$1.log" &&
+		tail -n1 "$T/out" | grep -q "\"span_ns\":${2}18446744073709551615,"
+}
+check "events 2^64-1 ns apart: report gives the span exactly, no overflow" span span ""
+check "events 2^64-1 ns apart, later one first: a negative span, no overflow" span backspan -

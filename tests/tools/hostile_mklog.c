@@ -13,6 +13,7 @@
  *                                spreadsheet would obey: ESC, BEL, the
  *                                8-bit CSI raw and as UTF-8, formulas
  *   hostile_mklog span PATH      events at realtime 0 and 2^64 - 1 ns
+ *   hostile_mklog backspan PATH  the same, the later one first
  *   hostile_mklog ring N PATH    a LOOP (ring) log of N slots, one event
  *                                each (for timing the reader by hand)
  */
@@ -95,7 +96,8 @@ static void mk_escape(struct lw_log *w)
 	lw_events(w, ev, NESC);
 }
 
-static void mk_span(struct lw_log *w)
+/* Events at realtime 0 and 2^64 - 1 ns, in that order or (@back) not. */
+static void mk_span(struct lw_log *w, int back)
 {
 	static const trace_event_id_t ids[] = { 257 };
 	static const char *const names[] = { "edge" };
@@ -104,8 +106,8 @@ static void mk_span(struct lw_log *w)
 	struct lw_event ev[2];
 
 	seq_log(w, ids, names, 1);
-	ev[0] = event(257, zero, NULL, 0);
-	ev[1] = event(257, zero - 1, NULL, 0);
+	ev[back] = event(257, zero, NULL, 0);
+	ev[!back] = event(257, zero - 1, NULL, 0);
 	lw_events(w, ev, 2);
 }
 
@@ -141,11 +143,13 @@ int main(int argc, char **argv)
 	else if (argc == 3 && !strcmp(kind, "escape"))
 		mk_escape(&w);
 	else if (argc == 3 && !strcmp(kind, "span"))
-		mk_span(&w);
+		mk_span(&w, 0);
+	else if (argc == 3 && !strcmp(kind, "backspan"))
+		mk_span(&w, 1);
 	else if (argc == 4 && !strcmp(kind, "ring") && atoi(argv[2]) > 0)
 		mk_ring(&w, (uint32_t)atoi(argv[2]));
 	else
-		return fputs("usage: hostile_mklog maxdata|bigdata|longname|escape|span|ring N PATH\n",
+		return fputs("usage: hostile_mklog maxdata|bigdata|longname|escape|span|backspan|ring N PATH\n",
 			     stderr), 2;
 	if (w.layout == PT_LOG_LAYOUT_SEQ)
 		lw_status(&w, &done);

@@ -141,10 +141,43 @@ static void count(struct summary *s, const struct lv_event *ev)
 	s->per_id[ev->id < NR_IDS - 1 ? ev->id : NR_IDS - 1]++;
 }
 
-static long long span_ns(const struct summary *s)
+/* last - first, as a sign and a magnitude: a log's timestamps may be
+ * anything, and 2^64 ns do not fit a signed 64-bit count of ns. */
+struct span {
+	bool neg;
+	uint64_t sec;
+	long nsec;
+};
+
+static struct span span_of(const struct summary *s)
 {
-	return (long long)(s->last.tv_sec - s->first.tv_sec) * 1000000000LL +
-	       (s->last.tv_nsec - s->first.tv_nsec);
+	const struct timespec *a = &s->first, *b = &s->last, *t;
+	struct span r;
+
+	r.neg = b->tv_sec < a->tv_sec ||
+		(b->tv_sec == a->tv_sec && b->tv_nsec < a->tv_nsec);
+	if (r.neg) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	/* b >= a: the difference is below 2^64 s, exact modulo 2^64. */
+	r.sec = (uint64_t)b->tv_sec - (uint64_t)a->tv_sec;
+	r.nsec = b->tv_nsec - a->tv_nsec;
+	if (r.nsec < 0) {
+		r.nsec += 1000000000L;
+		r.sec--;
+	}
+	return r;
+}
+
+/* The span in ns as an exact JSON integer, however large. */
+static void span_json(const struct span *sp)
+{
+	if (sp->sec)
+		printf("%s%" PRIu64 "%09ld", sp->neg ? "-" : "", sp->sec, sp->nsec);
+	else
+		printf("%s%ld", sp->neg ? "-" : "", sp->nsec);
 }
 
 static const char *id_name(struct logview *lv, unsigned int id, char *buf)
@@ -163,15 +196,15 @@ static void summary_text(struct logview *lv, const struct summary *s)
 {
 	const struct posix_trace_status_info *st = &lv->status;
 	char name[TRACE_EVENT_NAME_MAX + 1], ts[TF_TS_LEN];
-	long long span = span_ns(s);
+	struct span span = span_of(s);
 	unsigned int id;
 
 	printf("# events: %llu\n", s->events);
 	if (s->events) {
 		printf("# first: %s\n", tf_ts(ts, &s->first));
 		printf("# last: %s\n", tf_ts(ts, &s->last));
-		printf("# span: %s%lld.%09lld s\n", span < 0 ? "-" : "",
-		       llabs(span) / 1000000000LL, llabs(span) % 1000000000LL);
+		printf("# span: %s%" PRIu64 ".%09ld s\n", span.neg ? "-" : "", span.sec,
+		       span.nsec);
 	}
 	for (id = 0; id < NR_IDS; id++) {
 		if (!s->per_id[id])
@@ -197,14 +230,16 @@ static void summary_json(struct logview *lv, const struct summary *s)
 {
 	const struct posix_trace_status_info *st = &lv->status;
 	char name[TRACE_EVENT_NAME_MAX + 1], ts[TF_TS_LEN];
+	struct span span;
 	const char *sep = "";
 	unsigned int id;
 
 	printf("{\"type\":\"summary\",\"events\":%llu", s->events);
 	if (s->events) {
 		printf(",\"first\":\"%s\"", tf_ts(ts, &s->first));
-		printf(",\"last\":\"%s\",\"span_ns\":%lld", tf_ts(ts, &s->last),
-		       span_ns(s));
+		printf(",\"last\":\"%s\",\"span_ns\":", tf_ts(ts, &s->last));
+		span = span_of(s);
+		span_json(&span);
 	}
 	fputs(",\"per_type\":[", stdout);
 	for (id = 0; id < NR_IDS; id++) {
