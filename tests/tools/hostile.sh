@@ -17,7 +17,7 @@ if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -It
 	not_ok "hostile_mklog builds"
 	exit 1
 fi
-for k in maxdata bigdata longname span backspan; do
+for k in maxdata bigdata longname span backspan escape; do
 	"$T/mklog" "$k" "$T/$k.log" || { not_ok "hostile_mklog writes $k.log"; exit 1; }
 done
 if ! build_san_tool "$T/pt" || ! build_san_tool "$T/pt-huge" tests/tools/hostile_shim.c; then
@@ -94,9 +94,36 @@ check "no name buffer of TRACE_EVENT_NAME_MAX bytes in the tree (the NUL makes 2
 # span LOG SIGN: the text and JSON summaries give the exact span.
 span() {
 	run "$T/pt" report "$T/$1.log" &&
-		grep -qx "# span: ${2}18446744073.709551615 s" "$T/out" || return 1
-	run "$T/pt" report --format json "$T/$1.log" &&
-		tail -n1 "$T/out" | grep -q "\"span_ns\":${2}18446744073709551615,"
+		grep -qx "# span: ${2}18446744073.709551615 s" "$T/out" &&
+		run "$T/pt" report --format json "$T/$1.log" &&
+		tail -n1 "$T/out" | grep -q "\"span_ns\":${2}18446744073709551615," ||
+		{ head -c 400 "$T/err"; return 1; }
 }
 check "events 2^64-1 ns apart: report gives the span exactly, no overflow" span span ""
 check "events 2^64-1 ns apart, later one first: a negative span, no overflow" span backspan -
+
+# --- 14: names a terminal or a spreadsheet would obey ---
+# Every output of every reader is UTF-8 without a control character, CSV
+# without a formula; report's three formats still give every name back.
+escaped() {
+	local log=$T/escape.log
+	run "$T/pt" report "$log" && cp "$T/out" "$T/e.txt" &&
+		run "$T/pt" report --format json "$T/escape.log" && cp "$T/out" "$T/e.json" &&
+		run "$T/pt" report --format csv "$T/escape.log" && cp "$T/out" "$T/e.csv" &&
+		run "$T/pt" stat "$T/escape.log" && cp "$T/out" "$T/e.stat" &&
+		run "$T/pt" convert "$log" --chrome - && cp "$T/out" "$T/e.chrome" &&
+		run "$T/pt" convert "$log" --ctf "$T/e.ctf" || { cat "$T/err"; return 1; }
+	python3 tests/tools/cli_check.py clean "$T"/e.{txt,json,csv,stat,chrome} \
+		"$T/e.ctf/metadata" || return 1
+	python3 tests/tools/cli_check.py compare "$log" "$T/e.txt" "$T/e.json" "$T/e.csv"
+}
+if python3 -c 1 2>/dev/null; then
+	check "names with ESC, BEL, CSI, bidi controls, formulas: escaped in every output, read back whole" \
+		escaped
+	[[ -x $T/analyzer ]] &&
+		check "names with ESC, BEL, CSI, bidi controls: examples/analyzer prints none" \
+			eval 'run "$T/analyzer" "$T/escape.log" &&
+			      python3 tests/tools/cli_check.py clean "$T/out"'
+else
+	skip "names that need escaping" "python3 missing"
+fi

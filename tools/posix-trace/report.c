@@ -10,6 +10,8 @@
  *   csv   RFC 4180 with a header row and CRLF line ends; no summary
  * TIME is CLOCK_REALTIME "seconds.nanoseconds"; hex and printable data
  * are the whole data (printable: bytes outside 0x20..0x7e as '.').
+ * Names are escaped in each format (textfmt.h, posix-trace(1)): a log may
+ * be anyone's, and its names must not drive a terminal or a spreadsheet.
  * --filter keeps only the events of the named types; the summary counts
  * what is shown.
  */
@@ -45,13 +47,16 @@ static void usage(FILE *f)
 	      "                 type, overrun and full status of stream and log)\n"
 	      "  --format json  JSON Lines: one object per event with \"type\":\"event\",\n"
 	      "                 then one object with \"type\":\"summary\"\n"
-	      "  --format csv   RFC 4180, header row, CRLF line ends; no summary\n"
+	      "  --format csv   RFC 4180, header row, CRLF line ends; no summary; a\n"
+	      "                 ' before a cell that would begin with =, +, -, @ or '\n"
 	      "  --filter NAME,...  show only the events of these types (the summary\n"
 	      "                 counts the events shown)\n"
 	      "  -h, --help\n"
 	      "\n"
 	      "TIME is CLOCK_REALTIME seconds.nanoseconds; data is shown whole, in hex\n"
-	      "and as text with every byte outside 0x20..0x7e as '.'.\n"
+	      "and as text with every byte outside 0x20..0x7e as '.'.  Control\n"
+	      "characters and bytes that are not UTF-8 in names are escaped: \\xNN in\n"
+	      "text and CSV, \\uXXXX in JSON.\n"
 	      "Exit status: 0, 1 if LOG cannot be read, 2 for bad usage.\n", f);
 }
 
