@@ -17,7 +17,7 @@ if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -It
 	not_ok "hostile_mklog builds"
 	exit 1
 fi
-for k in maxdata bigdata longname span backspan escape; do
+for k in maxdata bigdata longname span backspan escape bare; do
 	"$T/mklog" "$k" "$T/$k.log" || { not_ok "hostile_mklog writes $k.log"; exit 1; }
 done
 if ! build_san_tool "$T/pt" || ! build_san_tool "$T/pt-huge" tests/tools/hostile_shim.c; then
@@ -127,3 +127,6 @@ if python3 -c 1 2>/dev/null; then
 else
 	skip "names that need escaping" "python3 missing"
 fi
+
+# --- found by fuzz/tools_fuzz: no event type at all ---
+check "a log without events or event types: every reader exits 0" status "$T/pt" "$T/bare.log" 0

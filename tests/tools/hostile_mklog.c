@@ -14,6 +14,8 @@
  *                                8-bit CSI raw and as UTF-8, formulas
  *   hostile_mklog span PATH      events at realtime 0 and 2^64 - 1 ns
  *   hostile_mklog backspan PATH  the same, the later one first
+ *   hostile_mklog bare PATH      no event, no event type (a TYPES block
+ *                                of no entry)
  *   hostile_mklog ring N PATH    a LOOP (ring) log of N slots, one event
  *                                each (for timing the reader by hand)
  */
@@ -146,10 +148,12 @@ int main(int argc, char **argv)
 		mk_span(&w, 0);
 	else if (argc == 3 && !strcmp(kind, "backspan"))
 		mk_span(&w, 1);
+	else if (argc == 3 && !strcmp(kind, "bare"))
+		seq_log(&w, NULL, NULL, 0);
 	else if (argc == 4 && !strcmp(kind, "ring") && atoi(argv[2]) > 0)
 		mk_ring(&w, (uint32_t)atoi(argv[2]));
 	else
-		return fputs("usage: hostile_mklog maxdata|bigdata|longname|escape|span|backspan|ring N PATH\n",
+		return fputs("usage: hostile_mklog maxdata|bigdata|longname|escape|span|backspan|bare|ring N PATH\n",
 			     stderr), 2;
 	if (w.layout == PT_LOG_LAYOUT_SEQ)
 		lw_status(&w, &done);
