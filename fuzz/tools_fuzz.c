@@ -22,6 +22,24 @@
 static int fd = -1;
 static char path[64], ctf_dir[64], ctf_out[80];
 
+/* What a finished convert --ctf leaves, so that DIR is free again. */
+static void remove_ctf(void)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "%s/stream", ctf_out);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/metadata", ctf_out);
+	unlink(p);
+	rmdir(ctf_out);
+}
+
+static void remove_dir(void)
+{
+	remove_ctf();
+	rmdir(ctf_dir);
+}
+
 /* Report output goes nowhere; stderr stays (sanitizer reports), but a
  * closed one (libFuzzer -close_fd_mask) must not become the log's fd. */
 static void setup(void)
@@ -35,7 +53,7 @@ static void setup(void)
 	close(null);
 	fd = memfd_create("toolsfuzz", MFD_CLOEXEC);
 	strcpy(ctf_dir, "/tmp/pt-tools-fuzz.XXXXXX");
-	if (fd < 0 || !mkdtemp(ctf_dir))
+	if (fd < 0 || !mkdtemp(ctf_dir) || atexit(remove_dir))
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	snprintf(ctf_out, sizeof(ctf_out), "%s/ctf", ctf_dir);
@@ -56,18 +74,6 @@ static void run(int (*cmd)(int, char **), const char *const *args)
 	if (cmd(argc, argv) > 1)
 		abort();
 	clearerr(stdout);
-}
-
-/* What a finished convert --ctf leaves, so that DIR is free again. */
-static void remove_ctf(void)
-{
-	char p[128];
-
-	snprintf(p, sizeof(p), "%s/stream", ctf_out);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s/metadata", ctf_out);
-	unlink(p);
-	rmdir(ctf_out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *buf, size_t size)
