@@ -3,6 +3,7 @@
  * posix_trace.ko internals.
  *
  * Lock order (outermost first):
+ *   signal->exec_update_lock of a target (read, priv.c)  ->  pt_ctl_lock
  *   pt_log.lock (mutex, log.h)  ->  pt_ctl_lock
  *   pt_ctl_lock (mutex)  ->  pt_map.lock (mutex)
  *   pt_ctl_lock          ->  pt_lane.lock (spinlock)  ->  pt_proc_hash_lock
@@ -387,13 +388,15 @@ void pt_log_status(struct pt_stream *s, struct posix_trace_status *st);
 void pt_log_stream_full(struct pt_stream *s);
 
 /* priv.c */
+struct task_struct;
 int pt_priv_init(void);
 int pt_may_trace(pid_t nr, struct pid **tgid);
+struct task_struct *pt_trace_lock(struct pid *tgid);
+void pt_trace_unlock(struct task_struct *task);
 bool pt_group_alive(struct pid *tgid);
 bool pt_owner_may_trace_current(struct pid *owner);
 
 /* lifecycle.c */
-struct task_struct;
 void pt_lifecycle_exit(struct task_struct *task);
 void pt_lifecycle_exec(struct task_struct *task, bool raised);
 void pt_exec_detach_raised(struct pt_proc *proc);
