@@ -42,6 +42,9 @@ enum {
 	C_RACE_REFUSED,		/* the create failed with EPERM */
 	C_RACE_CREATED,		/* the create succeeded */
 	C_RACE_SEEN,		/* ... and the new image's event reached it */
+	C_NAMES_SHARED,		/* the set-user-ID image got an id planted for it */
+	C_NAME_LEAK,		/* the detached stream names the image's name */
+	C_ROOT_NAMES,		/* root's stream does not name the image's name */
 };
 
 /* ------------------------------------------------------------------ */
@@ -791,6 +794,155 @@ TEST_F(exec, a_root_create_racing_a_setuid_exec_traces_the_new_image)
 	race_expect(_metadata, self, argv, true, false, C_RACE_SEEN);
 }
 
+/* ------------------------------------------------------------------ */
+/* Names after a set-ID exec                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * "late": the set-user-ID image of the name tests.  Says 'r' on BACK,
+ * then once it reads a byte on stdin opens "secret" and "planted" and
+ * sends their ids on BACK.
+ */
+static int late_names_image(int back)
+{
+	static char *const names[] = { "secret", "planted", NULL };
+	char c;
+
+	if (geteuid() != 0)
+		return C_NOT_SET_UID;
+	if (write(back, "r", 1) != 1 || read(0, &c, 1) != 1)
+		return C_PIPE;
+	return names_image(back, 2, (char **)names);
+}
+
+/* Until DETACHED of @pid is read from @trid: 0, or C_NO_DETACHED. */
+static int wait_detached(trace_id_t trid, pid_t pid)
+{
+	struct pt_ev ev;
+
+	while (!pt_try(trid, &ev) && !ev.unavailable) {
+		if (pt_is(&ev, POSIX_TRACE_DETACHED) && ev.info.posix_pid == pid)
+			return 0;
+	}
+	return C_NO_DETACHED;
+}
+
+/*
+ * Controller (NOBODY) of a child NOBODY that opened no name, then execs
+ * the set-user-ID copy @bin.  Once its stream is detached, it registers
+ * "planted" through the stream; then the image opens "secret" and
+ * "planted".  Neither side must see the other's names: the image's first
+ * name gets the first id, and the stream does not name it "secret".  If
+ * @up >= 0, root traces the child too: the child's pid goes up, and the
+ * exec waits for a byte on @down.
+ */
+static int names_controller(const char *bin, int up, int down)
+{
+	char name[TRACE_EVENT_NAME_MAX + 1], c;
+	int go[2], in[2], back[2], ret;
+	trace_event_id_t planted, ids[2];
+	trace_id_t trid;
+	pid_t t;
+
+	if (pt_set_creds(NOBODY, NOBODY, 1))
+		return C_CREDS;
+	if (pipe2(go, O_CLOEXEC) || pipe2(in, O_CLOEXEC) || pipe2(back, 0))
+		return C_PIPE;
+	t = fork();
+	if (t < 0)
+		return C_SETUP;
+	if (t == 0) {
+		if (dup2(in[0], 0) < 0 || read(go[0], &c, 1) != 1)
+			_exit(C_PIPE);
+		exec_helper(bin, "late", back[1], NULL);
+	}
+	close(back[1]);
+	if (pt_create(t, 65536, 0, 0, &trid) || posix_trace_start(trid))
+		return C_CREATE;
+	if (up >= 0 && (write(up, &t, sizeof(t)) != sizeof(t) ||
+			read(down, &c, 1) != 1))
+		return C_PIPE;
+	if (write(go[1], "g", 1) != 1 || read(back[0], &c, 1) != 1 || c != 'r')
+		return C_PIPE;
+	ret = wait_detached(trid, t);
+	if (ret)
+		return ret;
+	if (posix_trace_trid_eventid_open(trid, "planted", &planted))
+		return C_SETUP;
+	/* One write per id. */
+	if (write(in[1], "n", 1) != 1 ||
+	    read(back[0], &ids[0], sizeof(ids[0])) != sizeof(ids[0]) ||
+	    read(back[0], &ids[1], sizeof(ids[1])) != sizeof(ids[1]))
+		return C_PIPE;
+	if (pt_wait_exit(t) != 0)
+		return C_CHILD_EXIT;
+	if (ids[0] != POSIX_TRACE_UNNAMED_USEREVENT + 1)
+		return C_NAMES_SHARED;
+	if (!posix_trace_eventid_get_name(trid, ids[0], name) &&
+	    !strcmp(name, "secret"))
+		return C_NAME_LEAK;
+	return 0;
+}
+
+static void names_expect(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(exec) *self, bool root_too)
+{
+	char name[TRACE_EVENT_NAME_MAX + 1];
+	int up[2], down[2], status;
+	trace_id_t trid = 0;
+	pid_t t;
+
+	PT_REQUIRE_ROOT();
+	PT_REQUIRE_TRACE_CHILDREN();
+	make_setuid_copy(_metadata, self);
+	ASSERT_EQ(0, pipe2(up, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(down, O_CLOEXEC));
+	fflush(NULL);
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (self->child == 0)
+		_exit(names_controller(self->bin, root_too ? up[1] : -1, down[0]));
+	close(up[1]);
+	if (root_too) {
+		ASSERT_EQ((ssize_t)sizeof(t), read(up[0], &t, sizeof(t)));
+		ASSERT_EQ(0, pt_create(t, 65536, 0, 0, &trid));
+		self->trid = trid;
+		ASSERT_EQ(0, posix_trace_start(trid));
+		ASSERT_EQ(1, write(down[1], "d", 1));
+	}
+	ASSERT_EQ(self->child, waitpid(self->child, &status, 0));
+	self->child = -1;
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status 0x%x", status);
+	ASSERT_NE(C_NOT_SET_UID, WEXITSTATUS(status))
+		TH_LOG("%s: the set-user-ID bit had no effect", self->bin);
+	EXPECT_NE(C_NAMES_SHARED, WEXITSTATUS(status))
+		TH_LOG("the image's first name did not get the first id: the old controller planted one");
+	EXPECT_NE(C_NAME_LEAK, WEXITSTATUS(status))
+		TH_LOG("the detached stream names the image's \"secret\"");
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* Root traces it still, with its names (RULE-61). */
+	if (root_too) {
+		ASSERT_EQ(0, posix_trace_eventid_get_name(trid,
+				POSIX_TRACE_UNNAMED_USEREVENT + 1, name));
+		EXPECT_STREQ("secret", name);
+	}
+	close(up[0]);
+	close(down[0]);
+	close(down[1]);
+}
+
+/* REQ: 4.12 5.16 5.17 */
+TEST_F(exec, a_setuid_image_shares_no_names_with_the_stream_it_left)
+{
+	names_expect(_metadata, self, false);
+}
+
+/* REQ: 4.12 5.16 5.17 */
+TEST_F(exec, a_setuid_image_traced_by_root_shares_no_names_with_the_stream_it_left)
+{
+	names_expect(_metadata, self, true);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], HELPER_ARG)) {
@@ -800,6 +952,8 @@ int main(int argc, char **argv)
 			return names_image(back, argc - 4, argv + 4);
 		if (!strcmp(argv[2], "race"))
 			return race_image();
+		if (!strcmp(argv[2], "late"))
+			return late_names_image(back);
 		if (argc == 5)
 			return setuid_image(back, argv[4]);
 		return C_SETUP;
