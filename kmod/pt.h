@@ -229,6 +229,9 @@ enum pt_state {
  * @state changes under pt_ctl_lock, except RUNNING -> AUTOSTOPPED, which
  * the event path does with cmpxchg under a lane lock.
  * @targets is an RCU list of pt_attach, modified under pt_ctl_lock.
+ * @map is the mapping of the processes it traces; it changes once at most,
+ * under pt_ctl_lock, when a raised exec leaves the stream without them
+ * (lifecycle.c), and the one before stays in @map_shared.
  * @writers[0 .. @nr_writers) are published under pt_ctl_lock with a
  * release store of @nr_writers and never change until the stream is freed.
  */
@@ -249,6 +252,7 @@ struct pt_stream {
 	struct mem_cgroup *memcg;	/* of the creator: writer lanes too */
 	struct pid_namespace *pidns;
 	struct pt_map *map;
+	struct pt_map *map_shared;	/* @map until a raised exec (lifecycle.c) */
 	struct list_head targets;
 	unsigned int nr_targets;	/* on @targets, pt_ctl_lock */
 	wait_queue_head_t wq;
@@ -400,7 +404,7 @@ bool pt_owner_may_trace_current(struct pid *owner);
 void pt_lifecycle_exit(struct task_struct *task);
 void pt_lifecycle_exec(struct task_struct *task, bool raised);
 void pt_exec_detach_raised(struct pt_proc *proc);
-void pt_exec_fresh_map(struct pt_proc *proc);
+void pt_exec_fresh_map(struct pt_proc *proc, bool raised);
 
 /* stats.c: live objects (POSIX_TRACE_IOC_STATS). */
 enum pt_stat {

@@ -58,6 +58,7 @@ static void pt_stream_free_work(struct work_struct *work)
 	}
 	mem_cgroup_put(s->memcg);
 	pt_map_put(s->map);
+	pt_map_put(s->map_shared);
 	put_pid_ns(s->pidns);
 	put_pid(s->owner);
 	kfree(s);
