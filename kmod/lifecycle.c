@@ -20,10 +20,12 @@
  * for a reader.
  *
  * A pending callback holds a reference on its pt_proc and one on the
- * module, so rmmod cannot remove the callback's code while it is queued.
- * If either cannot be had, the work items of proc.c do the job instead,
- * asynchronously; the claim bits in pt_proc.flags keep the job from being
- * queued twice.
+ * module, so rmmod cannot remove the callback's code while it is queued;
+ * it drops the module reference last, and module exit waits until no
+ * task can still be on its way out of such a callback (main.c).  If
+ * either reference cannot be had, the work items of proc.c do the job
+ * instead, asynchronously; the claim bits in pt_proc.flags keep the job
+ * from being queued twice.
  */
 #include <linux/memcontrol.h>
 #include <linux/module.h>
@@ -54,7 +56,7 @@ static void pt_exit_tw(struct callback_head *head)
 
 	pt_proc_exit_job(proc);
 	pt_proc_put(proc);
-	module_put(THIS_MODULE);	/* last: this code must stay until here */
+	module_put(THIS_MODULE);	/* last: see pt_exit() */
 }
 
 /*
@@ -98,7 +100,7 @@ static void pt_exec_tw(struct callback_head *head)
 		pt_exec_detach_raised(proc);
 	pt_exec_fresh_map(proc, raised);
 	pt_proc_put(proc);
-	module_put(THIS_MODULE);	/* last: this code must stay until here */
+	module_put(THIS_MODULE);	/* last: see pt_exit() */
 }
 
 /*
