@@ -28,8 +28,9 @@
  * Root only (perf on every task's tracepoint, rmmod, insmod): SKIPs as
  * any other user.  Needs two CPUs and a kernel whose own code can be
  * preempted: full preemption, set here for the test through
- * /sys/kernel/debug/sched/preempt, or PREEMPT_RT; elsewhere no task can
- * be preempted in the window, and it SKIPs.  It unloads the module, so it
+ * /sys/kernel/debug/sched/preempt (or "preempt=full" on the command line
+ * of a kernel without that knob), or PREEMPT_RT; elsewhere no task can be
+ * preempted in the window, and it SKIPs.  It unloads the module, so it
  * is listed in TESTS.isolated and runs alone in a fresh VM.
  */
 #include "pt_selftest.h"
@@ -247,9 +248,13 @@ static int preempt_model(char *cur, size_t size)
 	return 0;
 }
 
-/* Can a task be preempted in kernel code, for this test? */
+/* Can a task be preempted in kernel code, for this test?  A dynamic
+ * model without the debugfs knob (no CONFIG_SCHED_DEBUG) is what the
+ * kernel command line chose.
+ */
 static bool make_preemptible(FIXTURE_DATA(unload) *self)
 {
+	char cmdline[4096];
 	struct utsname u;
 
 	if (!preempt_model(self->preempt, sizeof(self->preempt)))
@@ -257,6 +262,9 @@ static bool make_preemptible(FIXTURE_DATA(unload) *self)
 	self->preempt[0] = '\0';
 	if (uname(&u))
 		return false;
+	if (strstr(u.version, "PREEMPT_DYNAMIC"))
+		return !read_str("/proc/cmdline", cmdline, sizeof(cmdline)) &&
+		       strstr(cmdline, "preempt=full");
 	return strstr(u.version, "PREEMPT_RT") || strstr(u.version, "PREEMPT ");
 }
 
