@@ -58,6 +58,7 @@ static void pt_stream_free_work(struct work_struct *work)
 	}
 	mem_cgroup_put(s->memcg);
 	pt_map_put(s->map);
+	pt_map_put(s->map_shared);
 	put_pid_ns(s->pidns);
 	put_pid(s->owner);
 	kfree(s);
@@ -348,6 +349,7 @@ static bool pt_owns_streams(struct pid *tgid)
 int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 {
 	struct pt_proc *proc, *owner;
+	struct task_struct *held;
 	struct pt_stream *s;
 	struct pt_user *user;
 	int ret;
@@ -378,9 +380,20 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 		if (ret)
 			goto err_setup;
 	}
+	/*
+	 * The privilege checked before the buffers and the log were set up
+	 * (which can take seconds) may be gone: the target may have exec'd
+	 * a set-ID program since.  Check again, and hold off its execs
+	 * until the attach is done.
+	 */
+	held = pt_trace_lock(target);
+	if (IS_ERR(held)) {
+		ret = PTR_ERR(held);
+		goto err_setup;
+	}
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
-		goto err_setup;
+		goto err_held;
 	/*
 	 * The target's entry is made under the lock and only now, just
 	 * before the liveness check below: a target that exited since
@@ -421,6 +434,7 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	if (ret)
 		goto err_attach;
 	mutex_unlock(&pt_ctl_lock);
+	pt_trace_unlock(held);
 
 	args->trid = s->trid;
 	args->stream_size = s->capacity;
@@ -445,6 +459,8 @@ err_owner:
 	pt_proc_put(proc);
 err_unlock:
 	mutex_unlock(&pt_ctl_lock);
+err_held:
+	pt_trace_unlock(held);
 err_setup:
 	pt_stream_put(s);
 err_limit:
