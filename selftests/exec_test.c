@@ -518,7 +518,9 @@ static bool race_wait_log(struct race *r)
 		if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
 			return false;
 		tid = __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE);
-		if (tid && thread_waits_in(tid, "flush_work"))
+		/* The create waits for its log's header in pt_log_create(). */
+		if (tid && (thread_waits_in(tid, "pt_log_create") ||
+			    thread_waits_in(tid, "flush_work")))
 			return true;
 		pt_sleep_ms(1);
 	}
