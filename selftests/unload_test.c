@@ -48,6 +48,7 @@
 #define RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
 #define TRACEFS		"/sys/kernel/tracing"
 #define PUT_EVENT_ID	TRACEFS "/events/module/module_put/id"
+#define PUT_EVENT_FORMAT	TRACEFS "/events/module/module_put/format"
 #define HOLD_MS		6000
 #define TAINT_DIE	(1UL << 7)
 /* The raw module refcount with no user left (MODULE_REF_BASE). */
@@ -319,6 +320,7 @@ struct holder {
 	unsigned long twr, twr_end;	/* task_work_run() */
 	int ready, armed, stop, unloaded;
 	int err;
+	unsigned int ip_off, ref_off;	/* in the raw entry (its format file) */
 	unsigned int samples;		/* of this module seen, for the log */
 	uint64_t last_ip;
 	int last_ref;
@@ -336,9 +338,34 @@ static void ring_copy(const struct holder *h, uint64_t pos, void *dst, size_t le
 		out[i] = ring[(pos + i) % h->pgsz];
 }
 
+/* The offset of field @name ("unsigned long ip;") in the event's format
+ * file, or -1.
+ */
+static int format_offset(const char *name)
+{
+	char line[256], want[64];
+	int off = -1;
+	FILE *f = fopen(PUT_EVENT_FORMAT, "re");
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), " %s;", name);
+	while (fgets(line, sizeof(line), f)) {
+		const char *o = strstr(line, "offset:");
+
+		if (strstr(line, want) && o) {
+			off = atoi(o + 7);
+			break;
+		}
+	}
+	fclose(f);
+	return off;
+}
+
 /*
  * A PERF_SAMPLE_RAW sample of module:module_put: u32 size, then the
- * entry: 8 bytes of common fields, ip (the caller), refcnt (raw).  The
+ * entry: the common fields (8 bytes, more on PREEMPT_RT), ip (the
+ * caller), refcnt (raw), at the offsets its format file gives.  The
  * caller is the callback, in the module, or, where the compiler made the
  * callback's last call a jump (sibling call), task_work_run(), to which
  * module_put() then returns.
@@ -349,10 +376,10 @@ static bool last_put_by_module(struct holder *h, const unsigned char *s,
 	uint64_t ip;
 	int32_t ref;
 
-	if (len < 4 + 20)
+	if (len < 4 + h->ref_off + sizeof(ref) || len < 4 + h->ip_off + sizeof(ip))
 		return false;
-	memcpy(&ip, s + 4 + 8, sizeof(ip));
-	memcpy(&ref, s + 4 + 16, sizeof(ref));
+	memcpy(&ip, s + 4 + h->ip_off, sizeof(ip));
+	memcpy(&ref, s + 4 + h->ref_off, sizeof(ref));
 	h->samples++;
 	h->last_ip = ip;
 	h->last_ref = ref;
@@ -474,6 +501,14 @@ static int holder_open(struct holder *h, int cpu, long id)
 		.wakeup_events = 1,
 	};
 
+	int ip_off = format_offset("ip"), ref_off = format_offset("refcnt");
+
+	if (ip_off < 0 || ref_off < 0) {
+		errno = ENOENT;	/* no format file to read the samples by */
+		return -1;
+	}
+	h->ip_off = (unsigned int)ip_off;
+	h->ref_off = (unsigned int)ref_off;
 	h->cpu = cpu;
 	h->pgsz = (size_t)sysconf(_SC_PAGESIZE);
 	if (module_range(&h->base, &h->size) ||
