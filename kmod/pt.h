@@ -399,6 +399,8 @@ unsigned long pt_log_exit_deadline(void);
 int pt_log_clear(struct pt_stream *s);
 void pt_log_status(struct pt_stream *s, struct posix_trace_status *st);
 void pt_log_stream_full(struct pt_stream *s);
+/* gate.c: the log's gate learns a change of state or filter. */
+void pt_log_state_changed(struct pt_stream *s);
 
 /* priv.c */
 struct task_struct;

@@ -220,6 +220,7 @@ static void pt_update_targets(struct pt_stream *s)
 	struct pt_attach *a;
 
 	lockdep_assert_held(&pt_ctl_lock);
+	pt_log_state_changed(s);	/* before any writer can learn it */
 	list_for_each_entry(a, &s->targets, stream_node)
 		pt_proc_update_page(a->proc);
 }
