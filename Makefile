@@ -13,8 +13,9 @@
 #   make bench      deps, module and library, then bench/run: one table of
 #                   ns per event, host and VM, with the floors, LTTng-UST
 #                   and ftrace to compare with (bench/README)
-#   make fuzz       the trace log reader's libFuzzer target on the host
-#                   (fuzz/; FUZZ_TIME seconds, default 600)
+#   make fuzz       the libFuzzer targets on the host: the trace log reader
+#                   and posix-trace's report, stat and convert (fuzz/;
+#                   FUZZ_TIME seconds each, default 600)
 #   make conformance  regenerate Documentation/conformance.md (spec ids ->
 #                   tests; tools/conformance; make check runs its --check)
 #   make install    library, headers, pkg-config file, posix-trace, man

@@ -71,9 +71,20 @@ static void account(const struct posix_trace_event_info *ev)
 	t->last_ns = now;
 }
 
+/* A log may be anyone's: bytes of a name outside printable ASCII (the
+ * controls a terminal obeys among them) are shown as '?'. */
+static void printable(char *name)
+{
+	unsigned char *p;
+
+	for (p = (unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			*p = '?';
+}
+
 static void report(trace_id_t trid)
 {
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	size_t i;
 
 	printf("%-28s %8s %14s %14s %14s\n", "event type", "count",
@@ -83,6 +94,7 @@ static void report(trace_id_t trid)
 
 		if (posix_trace_eventid_get_name(trid, t->id, name))
 			snprintf(name, sizeof(name), "id %d", (int)t->id);
+		printable(name);
 		printf("%-28s %8lu", name, t->count);
 		if (t->count > 1)
 			printf(" %14.3f %14.3f %14.3f\n", t->min_ns / 1e3,

@@ -66,7 +66,7 @@ static pid_t spawn_stopped(char **argv, int *go_fd)
 static void print_event(trace_id_t trid, const struct posix_trace_event_info *ev,
 			size_t len)
 {
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 
 	if (posix_trace_eventid_get_name(trid, ev->posix_event_id, name))
 		strcpy(name, "?");

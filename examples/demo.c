@@ -118,7 +118,7 @@ static void print_event(trace_id_t trid,
 			const struct posix_trace_event_info *ev,
 			const unsigned char *data, size_t len)
 {
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	int err;
 
 	err = posix_trace_eventid_get_name(trid, ev->posix_event_id, name);
@@ -137,7 +137,7 @@ static void print_event(trace_id_t trid,
 
 static int is_event(trace_id_t trid, trace_event_id_t id, const char *name)
 {
-	char buf[TRACE_EVENT_NAME_MAX];
+	char buf[TRACE_EVENT_NAME_MAX + 1];
 
 	return posix_trace_eventid_get_name(trid, id, buf) == 0 &&
 	       strcmp(buf, name) == 0;

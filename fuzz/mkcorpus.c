@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Writes the seed corpus (corpus/) from the test writer: a complete
- * sequential log, the same cut short, one with unknown blocks, and a
- * LOOP ring log.  Run by "make corpus"; the files are kept in git.
+ * sequential log, the same cut short, one with unknown blocks, a LOOP
+ * ring log; and, for tools_fuzz (whose inputs are larger), one with a
+ * name of TRACE_EVENT_NAME_MAX bytes and events of kilobytes of data,
+ * and a ring of 1024 slots.  Run by "make corpus"; the files are kept in
+ * git.
  */
 #include <stdio.h>
 #include "log_writer.h"
@@ -11,6 +14,52 @@ static void save(const char *path, const struct lw_log *w, size_t len)
 {
 	if (lw_save(w, len, path))
 		perror(path), exit(1);
+}
+
+/* A 255-byte name and 3000-byte events, some of them over max-data-size. */
+static void big(void)
+{
+	static const trace_event_id_t ids[] = { 2, 257 };
+	static char name[TRACE_EVENT_NAME_MAX + 1];
+	static uint8_t data[3000];
+	const char *names[] = { "posix_trace_start", name };
+	struct lw_event ev[10];
+	struct lw_log w;
+	unsigned int i;
+
+	memset(name, 'n', TRACE_EVENT_NAME_MAX);
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 7);
+	for (i = 0; i < 10; i++)
+		ev[i] = (struct lw_event){ .id = i ? 257 : 2, .pid = 7, .tid = 8,
+					   .ts = 5000000000ull + i, .data = data,
+					   .data_len = 300 * i };
+	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "big", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 2);
+	lw_events(&w, ev, 10);
+	save("corpus/big", &w, w.end);
+	free(w.buf);
+}
+
+/* 1024 one-event slots, wrapped. */
+static void ring_many(void)
+{
+	static const trace_event_id_t ids[] = { 257 };
+	static const char *const names[] = { "user" };
+	struct lw_event ev = { .id = 257, .pid = 7, .tid = 8 };
+	struct lw_log w;
+	unsigned int i;
+
+	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 1024, 128);
+	lw_info(&w, "ring-many", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
+	lw_types(&w, ids, names, 1);
+	for (i = 0; i < 1024; i++) {
+		ev.ts = 5000000000ull + i;
+		lw_slot(&w, (i + 300) % 1024, 10 + i, &ev, 1);
+	}
+	save("corpus/ring-many", &w, w.len);
+	free(w.buf);
 }
 
 int main(void)
@@ -51,5 +100,7 @@ int main(void)
 	lw_status(&w, &st);
 	save("corpus/ring", &w, w.len);
 	free(w.buf);
+	big();
+	ring_many();
 	return 0;
 }

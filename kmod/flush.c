@@ -24,7 +24,56 @@
 /* Copies of one record that may fail in one flush (pt_take()). */
 #define PT_LOG_COPY_TRIES	4
 
+/* What an exiting or exec'ing controller waits, at most, for the final
+ * flushes of its streams; the logs are finished in the background after.
+ */
+#define PT_LOG_EXIT_WAIT	(10 * HZ)
+
 static struct workqueue_struct *pt_log_wq;
+
+/*
+ * Queue the worker of @s's log.  Each queued run holds a reference to the
+ * stream, dropped as its last step, so that the stream is freed only when
+ * no run is pending or running: pt_log_free() then never waits for a
+ * worker, which a file whose writes block for ever (FUSE, a stalled NFS)
+ * can hold in kernel_write() for as long as that file likes.  Only the
+ * worker ever waits on the file; every caller's wait is killable or
+ * bounded (design.md, "Threat model").  Any context.
+ */
+static bool pt_log_queue(struct pt_stream *s)
+{
+	if (!kref_get_unless_zero(&s->ref))
+		return false;
+	if (queue_work(pt_log_wq, &s->log->work))
+		return true;
+	pt_stream_put(s);	/* a run is pending already: it holds one */
+	return false;
+}
+
+/* Ask for a run that starts after now: the number to wait for in @done. */
+static u64 pt_log_request(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	u64 want;
+
+	spin_lock(&log->req_lock);
+	want = ++log->wanted;
+	spin_unlock(&log->req_lock);
+	pt_log_queue(s);
+	return want;
+}
+
+static bool pt_log_done(struct pt_log *log, u64 want)
+{
+	/* pairs with pt_log_work()'s release of @done */
+	return smp_load_acquire(&log->done) >= want;
+}
+
+static bool pt_log_finished(struct pt_log *log)
+{
+	/* pairs with pt_log_work()'s release of @finished */
+	return smp_load_acquire(&log->finished);
+}
 
 /* The flusher's cursor in one lane: kernel lanes first, then writers. */
 struct pt_src {
@@ -32,7 +81,9 @@ struct pt_src {
 	u64 limit;		/* head when this flush began */
 	u64 next_seq;		/* seq of the record at @pos, if @seq_known */
 	u64 lost_ts;		/* time of the first lost record, if known */
+	u64 last_ts;		/* time of the last record that left the lane */
 	u64 budget;		/* bytes this flush may still take here */
+	u64 reported;		/* writer lane: time of its last ERROR, or 0 */
 	bool seq_known;		/* not after a clear or a corrupt writer lane */
 	u8 copy_fails;		/* in a row, at @pos */
 	bool peeked;		/* @rec is the header of the record at @pos */
@@ -86,12 +137,14 @@ static void pt_write_block(struct pt_stream *s, int *first)
 	pt_publish(s);
 }
 
+/* @pid: 0, or the writer's for a report about its lane (design.md §9). */
 static void pt_add_marker(struct pt_log *log, u32 id, u64 ts,
-			  const void *data, u32 len)
+			  const void *data, u32 len, u32 pid)
 {
 	struct posix_trace_record rec = {
 		.size = pt_log_rec_size(len),
 		.event_id = id,
+		.pid = pid,
 		.data_len = len,
 		.flags = POSIX_TRACE_REC_AUTO,
 		.timestamp = ts,
@@ -123,7 +176,8 @@ static bool pt_room(struct pt_stream *s, u32 need, u64 ts, int *first)
 		pt_write_block(s, first);
 	if (need <= pt_logf_events_room(log))
 		return true;
-	pt_add_marker(log, POSIX_TRACE_ID_STOP, ts, &auto_stop, sizeof(auto_stop));
+	pt_add_marker(log, POSIX_TRACE_ID_STOP, ts, &auto_stop, sizeof(auto_stop),
+		      0);
 	log->full = true;
 	atomic_set(&log->log_overrun, 1);
 	return false;
@@ -169,14 +223,50 @@ static void pt_src_advance(struct pt_src *src)
 	src->pos += src->rec.size;
 	src->next_seq = src->rec.seq + 1;
 	src->seq_known = true;
+	src->last_ts = src->rec.timestamp;
 	src->lost = false;
 	src->copy_fails = 0;
 }
 
+/* The gate keeps the writer-lane record @src has peeked out of the log.
+ * A loss of the lane is still reported before its next record logged.
+ */
+static void pt_src_refuse(struct pt_log *log, struct pt_src *src)
+{
+	bool lost = src->lost;
+
+	src->peeked = false;
+	pt_src_advance(src);
+	src->lost = lost;
+	log->gate->refused++;
+}
+
+/* The pid of the reports about lane @i: a writer's, for its own lane. */
+static u32 pt_src_pid(struct pt_stream *s, unsigned int i)
+{
+	return i < s->nr_lanes ? 0 : s->wdesc[i - s->nr_lanes].pid;
+}
+
+/*
+ * The time of the OVERFLOW before @rec, the next record logged from lane
+ * @i: the first lost record's (RULE-8) when the lane told it, else the
+ * survivor's, which RESUME carries (RULE-9).  A writer lane's word is
+ * kept between its last record and @rec.
+ */
+static u64 pt_overflow_ts(struct pt_stream *s, unsigned int i,
+			  const struct pt_src *src,
+			  const struct posix_trace_record *rec)
+{
+	u64 ts = min(src->lost_ts, rec->timestamp);
+
+	if (i < s->nr_lanes)
+		return ts;
+	return max(ts, min(src->last_ts, rec->timestamp));
+}
+
 /* Log the record @src has peeked, with OVERFLOW/RESUME before it if
- * records of its lane were lost (spec 5.15): OVERFLOW carries the time of
- * the first lost record (RULE-8) when the lane told it, else that of the
- * survivor, which RESUME carries (RULE-9).
+ * records of its lane were lost (spec 5.15).  A writer lane's record only
+ * if the gate lets it through (design.md §4 "Trust").
  */
 static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		    int *first)
@@ -184,9 +274,20 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	struct pt_log *log = s->log;
 	struct posix_trace_record rec = src->rec;
 	u32 size = pt_log_rec_size(rec.data_len);
-	u32 markers = src->lost ? 2 * pt_log_rec_size(0) : 0;
+	u32 markers, pid = pt_src_pid(s, i);
 	u64 ts = max(rec.timestamp, log->last_ts);
+	void *data;
 
+	if (i >= s->nr_lanes) {
+		if (!pt_gate_pass(log->gate, rec.timestamp, rec.event_id)) {
+			pt_src_refuse(log, src);
+			return;
+		}
+		/* the seq the lane lost from is still there: nothing was */
+		if (src->seq_known && rec.seq <= src->next_seq)
+			src->lost = false;
+	}
+	markers = src->lost ? 2 * pt_log_rec_size(0) : 0;
 	src->peeked = false;
 	if (!pt_room(s, size + markers, ts, first)) {
 		pt_src_advance(src);
@@ -196,13 +297,16 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	pt_logf_mark(log);
 	if (src->lost) {
 		pt_add_marker(log, POSIX_TRACE_ID_OVERFLOW,
-			      min(src->lost_ts, rec.timestamp), NULL, 0);
+			      pt_overflow_ts(s, i, src, &rec), NULL, 0, pid);
 		pt_add_marker(log, POSIX_TRACE_ID_RESUME, rec.timestamp,
-			      NULL, 0);
+			      NULL, 0, pid);
 	}
-	if (!pt_copy(s, i, src, pt_logf_reserve(log, &rec))) {
+	data = pt_logf_reserve(log, &rec);
+	if (!pt_copy(s, i, src, data)) {
 		pt_logf_rollback(log);	/* overwritten meanwhile: peek again */
-		pt_src_lost(src, rec.timestamp);
+		/* A writer lane's loss is its claim: the next peek judges it. */
+		if (i < s->nr_lanes)
+			pt_src_lost(src, rec.timestamp);
 		src->seq_known = false;
 		/* A writer moving its oldest under us for ever: next flush. */
 		if (++src->copy_fails >= PT_LOG_COPY_TRIES)
@@ -210,14 +314,57 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		return;
 	}
 	pt_logf_commit(log, &rec);
+	if (i < s->nr_lanes)
+		pt_gate_control(log->gate, rec.event_id, rec.timestamp, data,
+				rec.data_len);
 	log->last_ts = max(log->last_ts, rec.timestamp);
 	pt_src_advance(src);
+}
+
+/*
+ * Kernel lane @i lost records before @src's position (LOOP): their
+ * OVERFLOW goes before its next record, and the gate does not know the
+ * state from them on, until a control record stamped after now (they
+ * may have held some).  They were stamped after the lane's last record
+ * left it, and at or after the first lost one, if the lane told it.
+ */
+static void pt_kernel_lost(struct pt_stream *s, unsigned int i,
+			   struct pt_src *src)
+{
+	u64 ts = pt_lost_ts(s, i, src);
+
+	pt_src_lost(src, ts);
+	pt_gate_gap(s->log->gate,
+		    ts == U64_MAX ? src->last_ts : max(ts, src->last_ts),
+		    ktime_get_ns());
+}
+
+/*
+ * Writer lane @i cannot be believed, or claimed a loss it cannot have
+ * had: one ERROR (EIO) with the writer's pid, at most once a second per
+ * lane (the others are counted).  The lane sits out the rest of the flush.
+ */
+static void pt_writer_error(struct pt_stream *s, unsigned int i,
+			    struct pt_src *src, int *first)
+{
+	static const int eio = EIO;
+	struct pt_log *log = s->log;
+	u64 now = ktime_get_ns();
+
+	src->seq_known = false;
+	if (src->reported && now - src->reported < NSEC_PER_SEC) {
+		log->gate->withheld++;
+		return;
+	}
+	src->reported = now;
+	if (pt_room(s, pt_log_rec_size(sizeof(eio)), log->last_ts, first))
+		pt_add_marker(log, POSIX_TRACE_ID_ERROR, log->last_ts, &eio,
+			      sizeof(eio), pt_src_pid(s, i));
 }
 
 static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		    int *first)
 {
-	static const int eio = EIO;
 	bool lost = false;
 	int r;
 
@@ -225,24 +372,46 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		return true;
 	if (src->empty || !src->budget)
 		return false;
-	if (i < s->nr_lanes)
+	if (i < s->nr_lanes) {
 		r = pt_lane_peek(s, i, &src->pos, src->limit, &lost, &src->rec);
-	else
+		if (lost)
+			pt_kernel_lost(s, i, src);
+	} else {
 		r = pt_writer_peek(s, i - s->nr_lanes, &src->pos, src->limit,
 				   &lost, &src->rec);
-	if (lost)
-		pt_src_lost(src, pt_lost_ts(s, i, src));
-	if (r == -EIO) {
-		src->seq_known = false;
-		if (pt_room(s, pt_log_rec_size(sizeof(eio)), s->log->last_ts,
-			    first))
-			pt_add_marker(s->log, POSIX_TRACE_ID_ERROR,
-				      s->log->last_ts, &eio, sizeof(eio));
+		if (lost)
+			pt_src_lost(src, pt_lost_ts(s, i, src));
+		if (r == -EIO)
+			pt_writer_error(s, i, src, first);
 	}
 	src->peeked = r > 0;
 	/* A lane that lied is done for this flush: one ERROR at most. */
 	src->empty = r <= 0;
 	return src->peeked;
+}
+
+/* Kernel lane @src stopped before its limit (its budget, or records
+ * overwritten while copied): the rest of it waits for the next flush.
+ */
+static bool pt_src_cut(const struct pt_src *src)
+{
+	return !src->budget || src->copy_fails >= PT_LOG_COPY_TRIES;
+}
+
+/* Kernel lane @i's head, under its lock: every record stamped before the
+ * caller read the clock is below it (a kernel lane stamps and commits a
+ * record under that lock).
+ */
+static u64 pt_lane_head_locked(struct pt_stream *s, unsigned int i)
+{
+	struct pt_lane *l = &s->lanes[i];
+	unsigned long flags;
+	u64 head;
+
+	spin_lock_irqsave(&l->lock, flags);
+	head = l->head;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return head;
 }
 
 /*
@@ -254,6 +423,9 @@ static bool pt_peek(struct pt_stream *s, unsigned int i, struct pt_src *src,
  * writer that keeps its lane looking full, or moves its positions about,
  * cannot make a flush last longer than what the lanes held when it began
  * (issue 19, item 2); the rest waits for the next flush.
+ * Every kernel record stamped before the flush's clock is below the heads
+ * taken, and the gate gets the state changes made before it: a writer
+ * record is judged once every control record stamped before it is seen.
  */
 static u64 pt_snapshot(struct pt_stream *s, bool final)
 {
@@ -270,13 +442,14 @@ static u64 pt_snapshot(struct pt_stream *s, bool final)
 		src->empty = false;
 		src->copy_fails = 0;
 		if (i < s->nr_lanes) {
-			src->limit = READ_ONCE(s->lanes[i].desc->head);
+			src->limit = pt_lane_head_locked(s, i);
 			src->budget = s->lanes[i].size;
 		} else {	/* pairs with the writer's release of head */
 			src->limit = smp_load_acquire(&s->writers[i - s->nr_lanes]->ctl->head);
 			src->budget = s->writers[i - s->nr_lanes]->data_size;
 		}
 	}
+	pt_gate_begin(s->log->gate, now);
 	return horizon;
 }
 
@@ -294,15 +467,21 @@ static void pt_drain(struct pt_stream *s, bool final, int *first)
 		for (i = 0; i < n; i++) {
 			struct pt_src *src = &log->src[i];
 
-			if (!pt_peek(s, i, src, first) ||
-			    src->rec.timestamp > horizon)
+			if (!pt_peek(s, i, src, first)) {
+				/* Nothing later than what it gave may go first. */
+				if (i < s->nr_lanes && pt_src_cut(src))
+					horizon = min(horizon, src->last_ts);
+				continue;
+			}
+			if (src->rec.timestamp > horizon)
 				continue;
 			if (!best || src->rec.timestamp < best->rec.timestamp) {
 				best = src;
 				bi = i;
 			}
 		}
-		if (!best)
+		/* A lane cut short may have lowered the horizon under it. */
+		if (!best || best->rec.timestamp > horizon)
 			break;
 		pt_take(s, bi, best, first);
 		/* A full UNTIL_FULL log takes records without any I/O. */
@@ -402,8 +581,11 @@ static void pt_log_work(struct work_struct *work)
 		pt_flush_error(log, &log->reinit_err, pt_logf_init(s));
 	}
 	/* Only the run that closes the log sets the shutdown's answer. */
-	if (READ_ONCE(log->finishing) && !log->closed)
+	if (READ_ONCE(log->finishing) && !log->closed) {
 		log->finish_err = pt_finish(s);
+		/* @finish_err before @finished: pairs with pt_log_finished() */
+		smp_store_release(&log->finished, true);
+	}
 	err = pt_flush(s);
 	mutex_unlock(&log->lock);
 	/* One run at a time (a work item never runs concurrently with
@@ -412,6 +594,7 @@ static void pt_log_work(struct work_struct *work)
 	WRITE_ONCE(log->done_err, err);
 	smp_store_release(&log->done, target);	/* see above */
 	wake_up_all(&log->done_wq);
+	pt_stream_put(s);	/* this run's reference (pt_log_queue()); last */
 }
 
 /* FLUSH policy: flush while new events keep coming (RULE-39). */
@@ -425,7 +608,7 @@ static void pt_log_tick(struct work_struct *work)
 	/* Not while a flush runs: it may be stalled by the file already. */
 	if (!atomic_read(&log->flushing) &&
 	    pt_lanes_heads(log->stream) != READ_ONCE(log->quiet))
-		queue_work(pt_log_wq, &log->work);
+		pt_log_queue(log->stream);
 	queue_delayed_work(pt_log_wq, &log->tick, PT_LOG_TICK);
 }
 
@@ -433,7 +616,7 @@ static void pt_log_tick(struct work_struct *work)
 void pt_log_stream_full(struct pt_stream *s)
 {
 	if (s->log && s->log->auto_flush)
-		queue_work(pt_log_wq, &s->log->work);
+		pt_log_queue(s);
 }
 
 /* POSIX_TRACE_IOC_FLUSH: start a flush and wait for it (spec 5.13). */
@@ -445,13 +628,8 @@ int pt_log_flush(struct pt_stream *s)
 
 	if (!log)
 		return -EINVAL;
-	spin_lock(&log->req_lock);
-	want = ++log->wanted;
-	spin_unlock(&log->req_lock);
-	queue_work(pt_log_wq, &log->work);
-	ret = wait_event_interruptible(log->done_wq,
-				       /* pairs with pt_log_work()'s release */
-				       smp_load_acquire(&log->done) >= want);
+	want = pt_log_request(s);
+	ret = wait_event_interruptible(log->done_wq, pt_log_done(log, want));
 	if (ret)
 		return -EINTR;	/* the flush goes on without us */
 	return READ_ONCE(log->done_err);
@@ -459,21 +637,40 @@ int pt_log_flush(struct pt_stream *s)
 
 /*
  * The shutdown of a stream with log (SHUT-6, SHUT-7), after it was
- * stopped and unhashed: the worker flushes everything and closes the log;
- * we wait for it (bounded by PT_LOG_STALL per stalled write).  Returns
- * the first write error.
+ * stopped and unhashed: the worker flushes everything and closes the log.
+ * posix_trace_shutdown() waits for that (SHUT-6), killably: a file whose
+ * writes never end cannot keep its caller from dying.  The automatic
+ * shutdown of an exiting or exec'ing controller (SHUT-8) waits until
+ * @deadline (jiffies) at most; the log is finished in the background
+ * after that (@deadline, else NULL).  Returns the first write error, or
+ * -EINTR / -ETIMEDOUT if the wait ended first.
  */
-int pt_log_finish(struct pt_stream *s)
+int pt_log_finish(struct pt_stream *s, const unsigned long *deadline)
 {
 	struct pt_log *log = s->log;
+	long ret;
 
 	if (!log)
 		return 0;
 	cancel_delayed_work_sync(&log->tick);
 	WRITE_ONCE(log->finishing, true);
-	queue_work(pt_log_wq, &log->work);
-	flush_work(&log->work);
-	return log->finish_err;
+	pt_log_queue(s);
+	if (!deadline) {
+		if (wait_event_killable(log->done_wq, pt_log_finished(log)))
+			return -EINTR;
+		return log->finish_err;
+	}
+	ret = wait_event_killable_timeout(log->done_wq, pt_log_finished(log),
+					  max_t(long, *deadline - jiffies, 1));
+	if (ret < 0)
+		return -EINTR;
+	return ret ? log->finish_err : -ETIMEDOUT;
+}
+
+/* The deadline of the automatic shutdowns of one exit or exec. */
+unsigned long pt_log_exit_deadline(void)
+{
+	return jiffies + PT_LOG_EXIT_WAIT;
 }
 
 /* After a clear, @src goes on where the lane's records now begin, so that
@@ -481,10 +678,11 @@ int pt_log_finish(struct pt_stream *s)
  * lane's seq there is not known (design.md §10).
  */
 static void pt_src_restart(struct pt_stream *s, unsigned int i,
-			   struct pt_src *src)
+			   struct pt_src *src, u64 when)
 {
 	src->peeked = false;
 	src->lost = false;
+	src->last_ts = when;
 	if (i < s->nr_lanes) {
 		src->pos = pt_lane_start(s, i, &src->next_seq);
 		src->seq_known = true;
@@ -506,12 +704,17 @@ int pt_log_clear(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 	unsigned int i;
+	u64 want, when;
 	int ret;
 
-	mutex_lock(&log->lock);
+	/* Killable: a flush may be stuck in a write that never ends. */
+	if (mutex_lock_killable(&log->lock))
+		return -EINTR;
+	when = ktime_get_ns();
 	ret = pt_stream_clear(s);
 	for (i = 0; i < s->nr_lanes + s->max_writers; i++)
-		pt_src_restart(s, i, &log->src[i]);
+		pt_src_restart(s, i, &log->src[i], when);
+	pt_gate_clear(log->gate, when, ktime_get_ns());
 	atomic_set(&log->log_overrun, 0);
 	log->full = false;
 	log->reinit = log->seekable;
@@ -519,8 +722,9 @@ int pt_log_clear(struct pt_stream *s)
 	mutex_unlock(&log->lock);
 	if (!log->seekable)
 		return ret;
-	queue_work(pt_log_wq, &log->work);
-	flush_work(&log->work);
+	want = pt_log_request(s);
+	if (wait_event_killable(log->done_wq, pt_log_done(log, want)))
+		return -EINTR;
 	return log->reinit_err;
 }
 
@@ -547,6 +751,7 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 {
 	unsigned int nsrc = s->nr_lanes + s->max_writers;
 	struct pt_log *log;
+	unsigned long mem;
 	int ret;
 
 	log = kzalloc(sizeof(*log), GFP_KERNEL_ACCOUNT);
@@ -570,17 +775,21 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	if (ret)
 		return ret;
 	/* The two block buffers count against max_user_memory like the
-	 * stream's own (up to 2 x 16 MiB); s->charged is given back with it.
+	 * stream's own (up to 2 x 16 MiB), and so does the gate;
+	 * s->charged is given back with it.
 	 * The stream is not published yet: no lock.
 	 */
-	if (!pt_user_charge_memory(s->user, 2ul * log->block_max))
+	mem = 2ul * log->block_max + sizeof(*log->gate);
+	if (!pt_user_charge_memory(s->user, mem))
 		return -ENOMEM;
-	s->charged += 2ul * log->block_max;
+	s->charged += mem;
 	log->src = kvcalloc(nsrc, sizeof(*log->src), GFP_KERNEL_ACCOUNT);
 	log->buf = kvmalloc(log->block_max, GFP_KERNEL_ACCOUNT);
 	log->mbuf = kvmalloc(log->block_max, GFP_KERNEL_ACCOUNT);
-	if (!log->src || !log->buf || !log->mbuf)
+	log->gate = kvmalloc(sizeof(*log->gate), GFP_KERNEL_ACCOUNT);
+	if (!log->src || !log->buf || !log->mbuf || !log->gate)
 		return -ENOMEM;
+	pt_gate_init(log->gate);
 	/* Every lane starts empty, at position 0 and seq 0. */
 	memset(log->src, 0, nsrc * sizeof(*log->src));
 	for (ret = 0; ret < nsrc; ret++)
@@ -592,8 +801,9 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	 * without a reader must not send SIGPIPE to the caller.
 	 */
 	log->reinit = true;
-	queue_work(pt_log_wq, &log->work);
-	flush_work(&log->work);
+	/* Killable: the stream is freed once the worker is done with it. */
+	if (wait_event_killable(log->done_wq, pt_log_done(log, pt_log_request(s))))
+		return -EINTR;
 	ret = log->reinit_err;
 	if (ret == -EPIPE || ret == -ENOTCONN || ret == -ECONNREFUSED)
 		return -EINVAL;	/* no reader: cannot serve the log */
@@ -605,7 +815,9 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	return 0;
 }
 
-/* With the stream, after its last reference: no work can be queued. */
+/* With the stream, after its last reference: no run is pending or
+ * running (each holds a reference), so the cancels wait for nothing.
+ */
 void pt_log_free(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
@@ -619,6 +831,7 @@ void pt_log_free(struct pt_stream *s)
 	kvfree(log->src);
 	kvfree(log->buf);
 	kvfree(log->mbuf);
+	kvfree(log->gate);
 	kfree(log);
 }
 

@@ -93,7 +93,7 @@ struct pt_kit *pt_kit_take(void)
 static void pt_kit_refill_tw(struct callback_head *cb)
 {
 	pt_kit_restock(container_of(cb, struct pt_kit, refill));
-	/* Last: holds the module until this callback is done with its text. */
+	/* Last; module exit waits for the return (main.c). */
 	module_put(THIS_MODULE);
 }
 
@@ -112,14 +112,20 @@ static void pt_kits_refill_work(struct work_struct *work)
 	}
 }
 
-/* The probe is done with @kit (atomic context). */
+/*
+ * The probe is done with @kit (atomic context).  A module that is going
+ * queues no callback: the refill work does the job, and module exit,
+ * which comes after the probes are gone, cancels it and frees the kit.
+ */
 void pt_kit_used(struct pt_kit *kit)
 {
-	__module_get(THIS_MODULE);	/* put by pt_kit_refill_tw() */
-	init_task_work(&kit->refill, pt_kit_refill_tw);
-	if (!task_work_add(current, &kit->refill, TWA_RESUME))
-		return;
-	module_put(THIS_MODULE);
+	/* Put by pt_kit_refill_tw(). */
+	if (try_module_get(THIS_MODULE)) {
+		init_task_work(&kit->refill, pt_kit_refill_tw);
+		if (!task_work_add(current, &kit->refill, TWA_RESUME))
+			return;
+		module_put(THIS_MODULE);
+	}
 	pt_kit_put(kit, &pt_kits_empty);
 	queue_work(pt_wq, &pt_kits_work);
 }
@@ -154,7 +160,8 @@ int pt_kits_init(void)
 }
 
 /* Module exit or failed init: no probe runs and no kit is lent out (each
- * lent kit holds a module reference).
+ * lent kit's callback holds a module reference; pt_kit_used() queues none
+ * once the module is going).
  */
 void pt_kits_exit(void)
 {

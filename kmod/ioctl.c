@@ -245,7 +245,7 @@ static struct pt_map *pt_eventid_map(u32 trid, bool create)
 		struct pt_stream *s = pt_stream_lookup(trid);
 
 		if (s) {
-			map = s->map;
+			map = READ_ONCE(s->map);	/* pt_eventid_map_kept() */
 			kref_get(&map->ref);
 			pt_stream_put(s);
 		}
@@ -261,6 +261,31 @@ static struct pt_map *pt_eventid_map(u32 trid, bool create)
 		}
 	}
 	return map;
+}
+
+/*
+ * A raised exec can give a stream a copy of the mapping it shared with the
+ * process it traced (lifecycle.c) while a request works on the mapping it
+ * took before: what the request found there may then be the new image's,
+ * registered after the swap.  Did the mapping of @trid stay @map until
+ * now?  A request for which it did not is made again.  A process's own
+ * mapping (@trid 0) changes only in its only thread, never under a
+ * request of its own.
+ */
+static bool pt_eventid_map_kept(u32 trid, struct pt_map *map)
+{
+	struct pt_stream *s;
+	bool kept;
+
+	if (!trid)
+		return true;
+	s = pt_stream_lookup(trid);
+	if (!s)
+		return false;	/* the retry finds the stream gone */
+	smp_rmb();	/* what was read from @map before the pointer */
+	kept = READ_ONCE(s->map) == map;
+	pt_stream_put(s);
+	return kept;
 }
 
 /* Tell the processes using the mapping that it has a new id, so their
@@ -297,6 +322,7 @@ static int pt_ioc_eventid_open(void __user *uarg)
 	struct posix_trace_eventid e;
 	struct pt_map *map;
 	char *name;
+	bool kept;
 	int ret = pt_copy_arg(&e, sizeof(e), PT_ARG_MIN(struct posix_trace_eventid), uarg);
 
 	if (ret)
@@ -311,16 +337,18 @@ static int pt_ioc_eventid_open(void __user *uarg)
 	ret = -EINVAL;
 	if (strlen(name) != e.name_len)
 		goto out;
-	ret = -ENOMEM;
-	map = pt_eventid_map(e.trid, true);
-	if (!map) {
-		ret = e.trid ? -EINVAL : -ENOMEM;
-		goto out;
-	}
-	ret = pt_map_open(map, name, &e.event_id);
+	do {
+		map = pt_eventid_map(e.trid, true);
+		if (!map) {
+			ret = e.trid ? -EINVAL : -ENOMEM;
+			goto out;
+		}
+		ret = pt_map_open(map, name, &e.event_id);
+		kept = pt_eventid_map_kept(e.trid, map);
+		pt_map_put(map);
+	} while (!kept);
 	if (!ret)
 		pt_publish_ids(e.trid);
-	pt_map_put(map);
 	if (!ret)
 		ret = pt_copy_out(uarg, &e, sizeof(e));
 out:
@@ -333,17 +361,21 @@ static int pt_ioc_eventid_name(void __user *uarg)
 	char name[POSIX_TRACE_EVENT_NAME_MAX + 1];
 	struct posix_trace_eventid e;
 	struct pt_map *map;
+	bool kept;
 	int ret = pt_copy_arg(&e, sizeof(e), PT_ARG_MIN(struct posix_trace_eventid), uarg);
 
 	if (ret)
 		return ret;
 	if (!e.trid || !PT_RESERVED_ZERO(&e))
 		return -EINVAL;
-	map = pt_eventid_map(e.trid, false);
-	if (!map)
-		return -EINVAL;
-	ret = pt_map_name(map, e.event_id, name, sizeof(name));
-	pt_map_put(map);
+	do {
+		map = pt_eventid_map(e.trid, false);
+		if (!map)
+			return -EINVAL;
+		ret = pt_map_name(map, e.event_id, name, sizeof(name));
+		kept = pt_eventid_map_kept(e.trid, map);
+		pt_map_put(map);
+	} while (!kept);
 	if (ret)
 		return ret;
 	if (strlen(name) >= e.name_len)
@@ -355,18 +387,22 @@ static int pt_ioc_eventtypes(void __user *uarg)
 {
 	struct posix_trace_eventtypes t;
 	struct pt_map *map;
+	bool kept;
 	int ret = pt_copy_arg(&t, sizeof(t), PT_ARG_MIN(struct posix_trace_eventtypes), uarg);
 
 	if (ret)
 		return ret;
 	if (!t.trid || t.nr_user || t.reserved0 || !PT_RESERVED_ZERO(&t))
 		return -EINVAL;
-	map = pt_eventid_map(t.trid, false);
-	if (!map)
-		return -EINVAL;
-	/* Pairs with smp_store_release() in pt_map_open(). */
-	t.nr_user = smp_load_acquire(&map->count);
-	pt_map_put(map);
+	do {
+		map = pt_eventid_map(t.trid, false);
+		if (!map)
+			return -EINVAL;
+		/* Pairs with smp_store_release() in pt_map_open(). */
+		t.nr_user = smp_load_acquire(&map->count);
+		kept = pt_eventid_map_kept(t.trid, map);
+		pt_map_put(map);
+	} while (!kept);
 	return pt_copy_out(uarg, &t, sizeof(t));
 }
 

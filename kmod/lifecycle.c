@@ -20,13 +20,17 @@
  * for a reader.
  *
  * A pending callback holds a reference on its pt_proc and one on the
- * module, so rmmod cannot remove the callback's code while it is queued.
- * If either cannot be had, the work items of proc.c do the job instead,
- * asynchronously; the claim bits in pt_proc.flags keep the job from being
- * queued twice.
+ * module, so rmmod cannot remove the callback's code while it is queued;
+ * it drops the module reference last, and module exit waits until no
+ * task can still be on its way out of such a callback (main.c).  If
+ * either reference cannot be had, the work items of proc.c do the job
+ * instead, asynchronously; the claim bits in pt_proc.flags keep the job
+ * from being queued twice.
  */
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/task_work.h>
 #include "pt.h"
@@ -52,7 +56,7 @@ static void pt_exit_tw(struct callback_head *head)
 
 	pt_proc_exit_job(proc);
 	pt_proc_put(proc);
-	module_put(THIS_MODULE);	/* last: this code must stay until here */
+	module_put(THIS_MODULE);	/* last: see pt_exit() */
 }
 
 /*
@@ -86,15 +90,17 @@ out_put:
 static void pt_exec_tw(struct callback_head *head)
 {
 	struct pt_proc *proc = container_of(head, struct pt_proc, exec_tw);
+	bool raised;
 
 	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
 	pt_shutdown_owned_by(proc->tgid);
 	pt_proc_settle(proc);	/* streams inherited at fork join first */
-	if (test_and_clear_bit(PT_PROC_EXEC_RAISED, &proc->flags))
+	raised = test_and_clear_bit(PT_PROC_EXEC_RAISED, &proc->flags);
+	if (raised)
 		pt_exec_detach_raised(proc);
-	pt_exec_fresh_map(proc);
+	pt_exec_fresh_map(proc, raised);
 	pt_proc_put(proc);
-	module_put(THIS_MODULE);	/* last: this code must stay until here */
+	module_put(THIS_MODULE);	/* last: see pt_exit() */
 }
 
 /*
@@ -140,46 +146,108 @@ static void pt_record_detached(struct pt_stream *s)
 }
 
 /*
+ * The new image must not run sharing its names with a controller that can
+ * no longer trace it, and keeping them apart takes memory.  An allocation
+ * this small fails only for a task that is being killed already (the OOM
+ * killer chose it, or its memory cgroup has no room left): make sure it
+ * dies before its first instruction.
+ */
+static void pt_exec_abort(void)
+{
+	force_sig(SIGKILL);
+}
+
+/*
+ * @s was detached from the process by its raised exec and traces nothing
+ * else, but still uses the process's mapping: names the new image
+ * registers would be in it, and its controller could register names for
+ * the image.  It gets a copy of the mapping as it is now (which names
+ * every id it may have recorded), charged like its buffers; the shared
+ * one stays referenced until the stream is freed, as lockless readers
+ * may have loaded it (ioctl.c checks what it read against the swap).  A
+ * stream without targets never gains one, so this happens once at most.
+ */
+static int pt_stream_unshare_map(struct pt_stream *s)
+{
+	struct mem_cgroup *old;
+	struct pt_map *copy;
+
+	lockdep_assert_held(&pt_ctl_lock);
+	if (WARN_ON_ONCE(s->map_shared))
+		return -EBUSY;
+	old = set_active_memcg(s->memcg);
+	copy = pt_map_fork(s->map, GFP_KERNEL_ACCOUNT);
+	set_active_memcg(old);
+	if (!copy)
+		return -ENOMEM;
+	s->map_shared = s->map;
+	WRITE_ONCE(s->map, copy);
+	return 0;
+}
+
+/*
  * The exec raised current's privileges: streams whose controller could no
  * longer trace it (pt_owner_may_trace_current()) stop tracing it now,
  * before the new image records anything, and say so.  Its page loses their
  * slots; lanes it mapped went away with the old mm, the event and
  * writer-open ioctls find only the streams still attached, and writer.c
- * refuses it the mmap and notify of lanes it opened before.
+ * refuses it the mmap and notify of lanes it opened before.  A stream
+ * left without targets stops sharing the process's names; one that still
+ * traces other processes shares their names, which are the process's too
+ * (RULE-60: they share one mapping, see design.md).
  */
 void pt_exec_detach_raised(struct pt_proc *proc)
 {
 	struct pt_attach *a, *tmp;
+	bool shared = false;
+	struct pt_stream *s;
 
 	mutex_lock(&pt_ctl_lock);
 	list_for_each_entry_safe(a, tmp, &proc->streams, proc_node) {
-		if (pt_owner_may_trace_current(a->stream->owner))
+		/* Attached, so not shut down: the trid table holds it while
+		 * we hold pt_ctl_lock, after the detach too.
+		 */
+		s = a->stream;
+		if (pt_owner_may_trace_current(s->owner))
 			continue;
-		pt_record_detached(a->stream);
+		pt_record_detached(s);
 		pt_detach(a);
+		if (!s->nr_targets && s->map == proc->map &&
+		    pt_stream_unshare_map(s))
+			shared = true;
 	}
 	mutex_unlock(&pt_ctl_lock);
+	if (shared)
+		pt_exec_abort();
 }
 
 /*
  * An untraced process gets a fresh, empty mapping at exec (spec 5.17); a
  * traced one keeps its mapping so ids stay one-to-one within the streams.
+ * After an exec that raised privileges (@raised) even an empty mapping is
+ * replaced: a stream that was detached, or a process forked with it, may
+ * still use it.
  * Runs in the group's only thread, so nothing of the group uses @map
  * meanwhile; other groups read a process's map only under pt_ctl_lock
  * (stream create), and streams hold their own reference.
  */
-void pt_exec_fresh_map(struct pt_proc *proc)
+void pt_exec_fresh_map(struct pt_proc *proc, bool raised)
 {
 	struct pt_map *old = NULL, *map;
+	bool failed = false;
 
 	mutex_lock(&pt_ctl_lock);
+	if (!list_empty(&proc->streams) || rcu_access_pointer(proc->inherit))
+		goto out_unlock;
 	/* Nothing to forget: only the unnamed id, none inherited. */
-	if (!list_empty(&proc->streams) || rcu_access_pointer(proc->inherit) ||
-	    READ_ONCE(proc->map->count) <= 1)
+	if (!raised && READ_ONCE(proc->map->count) <= 1)
 		goto out_unlock;
 	map = pt_map_new(GFP_KERNEL_ACCOUNT);
-	if (!map)
-		goto out_unlock;	/* keeps the old names: still correct ids */
+	if (!map) {
+		/* Else the old names are kept: still correct ids. */
+		failed = raised;
+		goto out_unlock;
+	}
 	old = proc->map;
 	proc->map = map;
 	WRITE_ONCE(proc->page->nr_ids, map->count);
@@ -187,4 +255,6 @@ out_unlock:
 	mutex_unlock(&pt_ctl_lock);
 	if (old)
 		pt_map_put(old);
+	if (failed)
+		pt_exec_abort();
 }

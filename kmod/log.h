@@ -36,6 +36,49 @@ enum {
 #define PT_LOG_NR_SYSTEM	POSIX_TRACE_ID_DETACHED
 
 /*
+ * The flusher's gate on writer lanes (gate.c): the stream's state and
+ * filter over time.  An era is the state from @lo on, until the next one;
+ * an UNKNOWN era (records lost) stays so at least until @hi.
+ */
+#define PT_GATE_ERAS	32
+#define PT_GATE_WORDS	(POSIX_TRACE_USER_EVENT_MAX / 64)
+
+enum { PT_ERA_STOPPED, PT_ERA_RUNNING, PT_ERA_UNKNOWN };
+
+struct pt_era {
+	u64 lo, hi;
+	u32 state;
+	u64 filter[PT_GATE_WORDS];	/* user ids; bit set: filtered out */
+};
+
+/* Eras sorted by @lo; when full, the oldest is forgotten and @complete
+ * cleared: a time before the first era is then not known.
+ */
+struct pt_eras {
+	struct pt_era e[PT_GATE_ERAS];
+	unsigned int n;
+	bool complete;
+};
+
+/*
+ * struct pt_gate - what the flusher knows of the stream's state and
+ * filter over time (gate.c has the rule).  @set is written under
+ * pt_ctl_lock and @lock (the innermost lock: nothing is taken under it),
+ * and copied into @cmd under @lock when a flush begins; everything else
+ * belongs to the flusher (pt_log.lock).
+ */
+struct pt_gate {
+	spinlock_t lock;	/* see above */
+	struct pt_eras set;	/* after each change under pt_ctl_lock */
+	struct pt_eras cmd;	/* @set when this flush began */
+	struct pt_eras seen;	/* from the kernel lanes' control records */
+	u64 now;		/* the clock of this flush */
+	u64 floor;		/* the last clear: nothing stamped before */
+	u64 refused;		/* writer records kept out of the log */
+	u64 withheld;		/* ERRORs a writer lane asked for, not given */
+};
+
+/*
  * struct pt_log - the log file of one stream and the flusher's state.
  * Lifetime: the stream's (s->log, set at create, freed with the stream);
  * the file reference is dropped by pt_log_finish() at shutdown, or at the
@@ -56,6 +99,7 @@ struct pt_log {
 	bool seekable;		/* a regular file: positioned writes */
 	bool auto_flush;	/* stream-full-policy FLUSH */
 	bool closed;		/* finished: nothing more is written */
+	bool finished;		/* @finish_err is set: shutdown may return */
 	bool full;		/* UNTIL_FULL log reached its size */
 	u32 tag;		/* log_tag of the current log */
 	u32 block_max;
@@ -87,6 +131,7 @@ struct pt_log {
 	u64 mark_bytes;
 	/* Flusher cursors: kernel lanes, then writer lanes (flush.c). */
 	struct pt_src *src;
+	struct pt_gate *gate;
 	u64 quiet;		/* lane heads summed after the last flush */
 	/* Flush requests: waiters of POSIX_TRACE_IOC_FLUSH. */
 	spinlock_t req_lock;
@@ -121,6 +166,15 @@ void pt_logf_commit(struct pt_log *log, const struct posix_trace_record *rec);
 void pt_logf_mark(struct pt_log *log);
 void pt_logf_drop(struct pt_log *log);
 void pt_logf_rollback(struct pt_log *log);
+
+/* gate.c */
+void pt_gate_init(struct pt_gate *g);
+void pt_gate_begin(struct pt_gate *g, u64 now);
+bool pt_gate_pass(struct pt_gate *g, u64 ts, u32 id);
+void pt_gate_control(struct pt_gate *g, u32 id, u64 ts, const void *data,
+		     u32 len);
+void pt_gate_gap(struct pt_gate *g, u64 from, u64 until);
+void pt_gate_clear(struct pt_gate *g, u64 when, u64 done);
 
 /* Bytes of a record with @data_len bytes of data in the log. */
 static inline u32 pt_log_rec_size(u32 data_len)

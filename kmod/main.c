@@ -9,6 +9,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include "pt.h"
 
 /* Serialises stream state changes, the trid table and attach lists. */
@@ -137,12 +138,32 @@ err_log:
 	return ret;
 }
 
+/*
+ * A task_work callback (lifecycle.c, forkkit.c) holds a module reference
+ * while queued and puts it as its last act, but then still returns
+ * through module text: a task preempted there, after the count reached 0,
+ * would come back to freed memory (unless the compiler made the put a
+ * sibling call, which a kernel with frame pointers forbids).  Such a task
+ * was preempted, not blocked: it is off the CPU but still runnable, and
+ * has not switched voluntarily since, which is what an RCU-tasks grace
+ * period waits for, as for the trampolines of ftrace and kprobes.  So once
+ * the count is 0 and the module going (no callback is queued any more),
+ * one synchronize_rcu_tasks() lets every task that ran such a tail leave
+ * it.  Without CONFIG_TASKS_RCU, synchronize_rcu_tasks() is
+ * synchronize_rcu(), which waits for a task in kernel code only where
+ * kernel code is not preemptible.
+ */
+#if defined(CONFIG_PREEMPTION) && !defined(CONFIG_TASKS_RCU)
+#error "posix_trace needs CONFIG_TASKS_RCU on a preemptible kernel (module unload)"
+#endif
+
 /* No stream and no open file remain (each holds a module reference). */
 static void __exit pt_exit(void)
 {
 	misc_deregister(&pt_miscdev);
 	pt_hooks_exit();
 	pt_kits_exit();		/* no probe runs, no kit is lent out */
+	synchronize_rcu_tasks();	/* see above */
 	flush_workqueue(pt_wq);
 	pt_proc_cleanup_all();
 	rcu_barrier();		/* call_rcu() callbacks may queue rcu_work */

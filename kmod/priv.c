@@ -92,16 +92,46 @@ bool pt_group_alive(struct pid *tgid)
 }
 
 /*
+ * The privilege check of the module: may current trace the thread group
+ * of @task?  -ESRCH: the group is on its way out; -EPERM: not allowed.
+ */
+static int pt_check_trace(struct task_struct *task)
+{
+	if (pt_group_exiting(task))
+		return -ESRCH;
+	if (same_thread_group(task, current))
+		return 0;
+	if (task->flags & PF_KTHREAD)
+		return -EPERM;
+	if (!pt_ptrace_may_access(task, PTRACE_MODE_ATTACH_REALCREDS))
+		return -EPERM;
+	return 0;
+}
+
+/* pt_check_trace() on the group of @tgid as it is now. */
+static int pt_check_trace_pid(struct pid *tgid)
+{
+	struct task_struct *task = get_pid_task(tgid, PIDTYPE_TGID);
+	int ret;
+
+	if (!task)
+		return -ESRCH;
+	ret = pt_check_trace(task);
+	put_task_struct(task);
+	return ret;
+}
+
+/*
  * Resolve @nr in the caller's pid namespace (0 = the caller) and check the
  * caller may trace it.  On success *@tgid holds a reference to the
  * thread group's pid.  -ESRCH: no such process, a thread id, or exiting;
- * -EPERM: not allowed.
+ * -EPERM: not allowed.  An early answer only: the check that counts is
+ * pt_trace_lock()'s, at the attach.
  */
 int pt_may_trace(pid_t nr, struct pid **tgid)
 {
-	struct task_struct *task;
 	struct pid *pid;
-	int ret = 0;
+	int ret;
 
 	if (nr == 0) {
 		*tgid = get_pid(task_tgid(current));
@@ -110,25 +140,55 @@ int pt_may_trace(pid_t nr, struct pid **tgid)
 	if (nr < 0)
 		return -ESRCH;
 	rcu_read_lock();
-	pid = find_vpid(nr);
-	task = pid ? pid_task(pid, PIDTYPE_TGID) : NULL;
-	if (task)
-		get_task_struct(task);
+	pid = get_pid(find_vpid(nr));
 	rcu_read_unlock();
-	if (!task)
+	if (!pid)
 		return -ESRCH;
-	if (pt_group_exiting(task))
-		ret = -ESRCH;
-	else if (same_thread_group(task, current))
-		ret = 0;
-	else if (task->flags & PF_KTHREAD)
-		ret = -EPERM;
-	else if (!pt_ptrace_may_access(task, PTRACE_MODE_ATTACH_REALCREDS))
-		ret = -EPERM;
+	ret = pt_check_trace_pid(pid);
 	if (!ret)
-		*tgid = get_pid(task_tgid(task));
-	put_task_struct(task);
+		*tgid = get_pid(pid);
+	put_pid(pid);
 	return ret;
+}
+
+/*
+ * Check again, for an attach to the group of @tgid, and keep the answer
+ * true until pt_trace_unlock(): an exec of the group holds the group's
+ * exec_update_lock for writing from before it replaces the mm until the
+ * new credentials and dumpability are in place, so with the lock held for
+ * reading the group runs the image that was checked, or has run the new
+ * one's checks already.  An exec that comes after the attach finds the
+ * attach in place, and its exec probe detaches it if the new image may
+ * no longer be traced (lifecycle.c).  ptrace_attach() holds
+ * cred_guard_mutex across its check and attach for the same reason.
+ * Returns a task of the group, or an ERR_PTR: -ESRCH, -EPERM, or -EINTR
+ * when a signal came while waiting for an exec.
+ */
+struct task_struct *pt_trace_lock(struct pid *tgid)
+{
+	struct task_struct *task = get_pid_task(tgid, PIDTYPE_TGID);
+	int ret;
+
+	if (!task)
+		return ERR_PTR(-ESRCH);
+	/* One per group, as the task's signal_struct, which it pins. */
+	if (down_read_interruptible(&task->signal->exec_update_lock)) {
+		put_task_struct(task);
+		return ERR_PTR(-EINTR);
+	}
+	/* Its leader may have changed: an exec in another thread. */
+	ret = pt_check_trace_pid(tgid);
+	if (ret) {
+		pt_trace_unlock(task);
+		return ERR_PTR(ret);
+	}
+	return task;
+}
+
+void pt_trace_unlock(struct task_struct *task)
+{
+	up_read(&task->signal->exec_update_lock);
+	put_task_struct(task);
 }
 
 /*

@@ -3,6 +3,7 @@
  * posix_trace.ko internals.
  *
  * Lock order (outermost first):
+ *   signal->exec_update_lock of a target (read, priv.c)  ->  pt_ctl_lock
  *   pt_log.lock (mutex, log.h)  ->  pt_ctl_lock
  *   pt_ctl_lock (mutex)  ->  pt_map.lock (mutex)
  *   pt_ctl_lock          ->  pt_lane.lock (spinlock)  ->  pt_proc_hash_lock
@@ -236,6 +237,9 @@ enum pt_state {
  * @state changes under pt_ctl_lock, except RUNNING -> AUTOSTOPPED, which
  * the event path does with cmpxchg under a lane lock.
  * @targets is an RCU list of pt_attach, modified under pt_ctl_lock.
+ * @map is the mapping of the processes it traces; it changes once at most,
+ * under pt_ctl_lock, when a raised exec leaves the stream without them
+ * (lifecycle.c), and the one before stays in @map_shared.
  * @writers[0 .. @nr_writers) are published under pt_ctl_lock with a
  * release store of @nr_writers and never change until the stream is freed.
  */
@@ -256,6 +260,7 @@ struct pt_stream {
 	struct mem_cgroup *memcg;	/* of the creator: writer lanes too */
 	struct pid_namespace *pidns;
 	struct pt_map *map;
+	struct pt_map *map_shared;	/* @map until a raised exec (lifecycle.c) */
 	struct list_head targets;
 	unsigned int nr_targets;	/* on @targets, pt_ctl_lock */
 	wait_queue_head_t wq;
@@ -389,23 +394,28 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 		  struct pid *target);
 void pt_log_free(struct pt_stream *s);
 int pt_log_flush(struct pt_stream *s);
-int pt_log_finish(struct pt_stream *s);
+int pt_log_finish(struct pt_stream *s, const unsigned long *deadline);
+unsigned long pt_log_exit_deadline(void);
 int pt_log_clear(struct pt_stream *s);
 void pt_log_status(struct pt_stream *s, struct posix_trace_status *st);
 void pt_log_stream_full(struct pt_stream *s);
+/* gate.c: the log's gate learns a change of state or filter. */
+void pt_log_state_changed(struct pt_stream *s);
 
 /* priv.c */
+struct task_struct;
 int pt_priv_init(void);
 int pt_may_trace(pid_t nr, struct pid **tgid);
+struct task_struct *pt_trace_lock(struct pid *tgid);
+void pt_trace_unlock(struct task_struct *task);
 bool pt_group_alive(struct pid *tgid);
 bool pt_owner_may_trace_current(struct pid *owner);
 
 /* lifecycle.c */
-struct task_struct;
 void pt_lifecycle_exit(struct task_struct *task);
 void pt_lifecycle_exec(struct task_struct *task, bool raised);
 void pt_exec_detach_raised(struct pt_proc *proc);
-void pt_exec_fresh_map(struct pt_proc *proc);
+void pt_exec_fresh_map(struct pt_proc *proc, bool raised);
 
 /* stats.c: live objects (POSIX_TRACE_IOC_STATS). */
 enum pt_stat {

@@ -58,6 +58,7 @@ static void pt_stream_free_work(struct work_struct *work)
 	}
 	mem_cgroup_put(s->memcg);
 	pt_map_put(s->map);
+	pt_map_put(s->map_shared);
 	put_pid_ns(s->pidns);
 	put_pid(s->owner);
 	kfree(s);
@@ -219,6 +220,7 @@ static void pt_update_targets(struct pt_stream *s)
 	struct pt_attach *a;
 
 	lockdep_assert_held(&pt_ctl_lock);
+	pt_log_state_changed(s);	/* before any writer can learn it */
 	list_for_each_entry(a, &s->targets, stream_node)
 		pt_proc_update_page(a->proc);
 }
@@ -348,6 +350,7 @@ static bool pt_owns_streams(struct pid *tgid)
 int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 {
 	struct pt_proc *proc, *owner;
+	struct task_struct *held;
 	struct pt_stream *s;
 	struct pt_user *user;
 	int ret;
@@ -378,9 +381,20 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 		if (ret)
 			goto err_setup;
 	}
+	/*
+	 * The privilege checked before the buffers and the log were set up
+	 * (which can take seconds) may be gone: the target may have exec'd
+	 * a set-ID program since.  Check again, and hold off its execs
+	 * until the attach is done.
+	 */
+	held = pt_trace_lock(target);
+	if (IS_ERR(held)) {
+		ret = PTR_ERR(held);
+		goto err_setup;
+	}
 	ret = mutex_lock_interruptible(&pt_ctl_lock);
 	if (ret)
-		goto err_setup;
+		goto err_held;
 	/*
 	 * The target's entry is made under the lock and only now, just
 	 * before the liveness check below: a target that exited since
@@ -421,6 +435,7 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	if (ret)
 		goto err_attach;
 	mutex_unlock(&pt_ctl_lock);
+	pt_trace_unlock(held);
 
 	args->trid = s->trid;
 	args->stream_size = s->capacity;
@@ -445,6 +460,8 @@ err_owner:
 	pt_proc_put(proc);
 err_unlock:
 	mutex_unlock(&pt_ctl_lock);
+err_held:
+	pt_trace_unlock(held);
 err_setup:
 	pt_stream_put(s);
 err_limit:
@@ -621,14 +638,17 @@ int pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c)
 	mutex_lock(&pt_ctl_lock);
 	pt_stream_shutdown_locked(s, c);
 	mutex_unlock(&pt_ctl_lock);
-	return pt_log_finish(s);
+	return pt_log_finish(s, NULL);
 }
 
 /* The automatic shutdown (SHUT-8): one stream at a time, each with a
- * reference while its log is finished.
+ * reference while its log is finished.  The final flushes together wait
+ * PT_LOG_EXIT_WAIT at most (flush.c): a log file that never takes its
+ * writes cannot hold an exit, or the work queue running it, for ever.
  */
 void pt_shutdown_owned_by(struct pid *tgid)
 {
+	unsigned long deadline = pt_log_exit_deadline();
 	struct pt_stream *s, *found;
 	int id;
 
@@ -645,7 +665,7 @@ void pt_shutdown_owned_by(struct pid *tgid)
 		}
 		mutex_unlock(&pt_ctl_lock);
 		if (found) {
-			pt_log_finish(found);
+			pt_log_finish(found, &deadline);
 			pt_stream_put(found);
 		}
 	} while (found);

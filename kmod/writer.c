@@ -335,12 +335,34 @@ static int pt_writer_corrupt(u64 *pos, u64 head)
 }
 
 /*
+ * Can writer lane @w really have lost records from the flusher's @pos?
+ * Only a LOOP writer evicts records the flusher has not consumed, and only
+ * to make room for one that does not fit: its head is then more than the
+ * capacity less one maximal record past @pos.  The head is loaded after
+ * the oldest that claims the loss, which a writer raises only after
+ * publishing the head it had then (libtrace/writer.c).
+ */
+static bool pt_writer_may_lose(struct pt_stream *s, const struct pt_writer *w,
+			       u64 pos)
+{
+	u64 maxrec = ALIGN(sizeof(struct posix_trace_record) + s->max_data, 8);
+	u64 head;
+
+	smp_rmb();	/* the caller's load of oldest before head */
+	head = READ_ONCE(w->ctl->head);
+	return s->policy == POSIX_TRACE_POLICY_LOOP && (s64)(head - pos) > 0 &&
+	       head - pos + maxrec > s->capacity;
+}
+
+/*
  * The flusher's reads of writer lane @j (flush.c), which its process can
  * scribble on at any time: the same checks as the library's reader
  * (design.md, "Trust").  Returns 1 with the header of the record at *@pos
  * in @rec (its pid the kernel's), 0 when there is nothing below @limit,
  * -EIO when the lane cannot be believed (*@pos then skips forward to its
- * head).  *@pos only ever moves forward.  *@lost as for pt_lane_peek().
+ * head) or claims a loss it cannot have had (*@pos then skips to the
+ * claimed oldest record).  *@pos only ever moves forward.  *@lost as for
+ * pt_lane_peek(), for a loss pt_writer_may_lose() finds possible.
  */
 int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 		   bool *lost, struct posix_trace_record *rec)
@@ -358,8 +380,10 @@ int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 		/* overwritten, however often the writer went round since */
 		if ((s64)(head - oldest) < 0 || head - oldest > w->data_size)
 			return pt_writer_corrupt(pos, head);
-		*lost = true;
+		*lost = pt_writer_may_lose(s, w, *pos);
 		*pos = oldest;
+		if (!*lost)
+			return -EIO;
 	} else if ((s64)(head - *pos) < 0 || head - *pos > w->data_size) {
 		return pt_writer_corrupt(pos, head);
 	}

@@ -215,19 +215,35 @@ PT_EXPORT int posix_trace_flush(trace_id_t trid)
 	return ret == EINTR ? 0 : ret;
 }
 
+/* What the reader's gate learns from a call that succeeded between @lo
+ * and @hi (gate.c: the state the stream had when). */
+static void pt_control_done(struct pt_handle *h, unsigned long cmd, uint64_t lo,
+			    uint64_t hi)
+{
+	if (h->withlog)
+		return;		/* nothing to read */
+	if (cmd == POSIX_TRACE_IOC_CLEAR)
+		pt_rlanes_cleared(h, hi);
+	else
+		pt_gate_command(&h->gate, cmd == POSIX_TRACE_IOC_START ?
+				PT_CMD_START : PT_CMD_STOP, NULL, lo, hi);
+}
+
 static int pt_control(trace_id_t trid, unsigned long cmd, void *ret_addr)
 {
 	struct pt_handle *h = pt_handle_get(trid);
 	struct posix_trace_ctl c;
+	uint64_t lo;
 	int ret;
 
 	if (!h)
 		return EINVAL;
 	pt_ctl_init(&c, trid, ret_addr);
 	pt_lock(&h->lock);
+	lo = pt_gate_clock();
 	ret = h->dead ? EINVAL : pt_ioctl(cmd, &c);
-	if (!ret && cmd == POSIX_TRACE_IOC_CLEAR)
-		pt_cursors_reset(h);
+	if (!ret)
+		pt_control_done(h, cmd, lo, pt_gate_clock());
 	pt_unlock(&h->lock);
 	pt_handle_put(h);
 	return ret;

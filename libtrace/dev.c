@@ -16,11 +16,13 @@ static atomic_int pt_fd = -1;
 int pt_dev_fd(void)
 {
 	int fd = atomic_load_explicit(&pt_fd, memory_order_acquire);
-	int expected = -1, saved = errno, err;
+	int expected = -1, saved = errno, err, tries = 0;
 
 	if (fd >= 0)
 		return fd;
-	fd = open(POSIX_TRACE_DEVICE, O_RDWR | O_CLOEXEC);
+	do
+		fd = open(POSIX_TRACE_DEVICE, O_RDWR | O_CLOEXEC);
+	while (fd < 0 && errno == EINTR && ++tries < 16);
 	err = errno;
 	errno = saved;
 	if (fd < 0)
@@ -31,6 +33,11 @@ int pt_dev_fd(void)
 		fd = expected;
 	}
 	return fd;
+}
+
+int pt_dev_fd_opened(void)
+{
+	return atomic_load_explicit(&pt_fd, memory_order_acquire);
 }
 
 int pt_ioctl(unsigned long cmd, void *arg)

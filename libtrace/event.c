@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include "handle.h"
 #include "writer.h"
 
@@ -35,25 +36,77 @@ PT_EXPORT const unsigned long long *const __posix_trace_wanted =
 enum { PT_UNMAPPED, PT_MAPPING, PT_MAPPED, PT_NO_MODULE };
 static atomic_int pt_status_state;
 
+/*
+ * The device could not be opened for a reason that passes (EMFILE,
+ * ENFILE, ENOMEM, EAGAIN; EINTR is retried at once, dev.c), or the page
+ * not mapped: a later event tries again, the first 1 ms later, then
+ * twice as late each time up to PT_RETRY_MAX_NS, so a process that stays
+ * out of descriptors costs a clock read per event, not a system call.
+ * Meanwhile its events are lost unless the descriptor is open (then they
+ * take the ioctl path).  The module missing, or the device refused
+ * (EACCES, EPERM, ...), means untraced for the process's life.
+ */
+#define PT_RETRY_NS	1000000u
+#define PT_RETRY_MAX_NS	1000000000u
+static _Atomic uint64_t pt_retry_at;	/* CLOCK_MONOTONIC ns; 0: now */
+static atomic_uint pt_retries;
+
+static uint64_t pt_status_clock(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static int pt_open_passes(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM || err == EAGAIN ||
+	       err == EINTR;
+}
+
+static void pt_status_retry_later(void)
+{
+	unsigned int n = atomic_fetch_add(&pt_retries, 1);
+	uint64_t ns = n < 10 ? (uint64_t)PT_RETRY_NS << n : PT_RETRY_MAX_NS;
+
+	if (ns > PT_RETRY_MAX_NS)
+		ns = PT_RETRY_MAX_NS;
+	atomic_store(&pt_retry_at, pt_status_clock() + ns);
+}
+
+static int pt_status_retry_due(void)
+{
+	uint64_t at = atomic_load(&pt_retry_at);
+
+	return !at || pt_status_clock() >= at;
+}
+
 /* Async-signal-safe: open() and mmap() only; a nested call while another
  * is mapping just takes the ioctl path. */
 static void pt_status_map(void)
 {
 	int expected = PT_UNMAPPED, fd, saved = errno;
-	void *p;
+	void *p = MAP_FAILED;
 
-	if (!atomic_compare_exchange_strong(&pt_status_state, &expected, PT_MAPPING))
+	if (!pt_status_retry_due() ||
+	    !atomic_compare_exchange_strong(&pt_status_state, &expected, PT_MAPPING))
 		return;
 	fd = pt_dev_fd();
-	if (fd < 0) {
+	if (fd < 0 && !pt_open_passes(-fd)) {
 		memset(pt_status.page.wanted, 0, sizeof(pt_status.page.wanted));
 		pt_status.page.active = 0;
 		atomic_store(&pt_status_state, PT_NO_MODULE);
 		return;
 	}
-	p = mmap(&pt_status, PT_PAGE, PROT_READ, MAP_SHARED | MAP_FIXED, fd,
-		 POSIX_TRACE_MMAP_PROC_PAGE);
+	if (fd >= 0)
+		p = mmap(&pt_status, PT_PAGE, PROT_READ, MAP_SHARED | MAP_FIXED, fd,
+			 POSIX_TRACE_MMAP_PROC_PAGE);
 	errno = saved;
+	if (p == MAP_FAILED)
+		pt_status_retry_later();
+	else
+		atomic_store(&pt_retries, 0);
 	atomic_store(&pt_status_state, p == MAP_FAILED ? PT_UNMAPPED : PT_MAPPED);
 }
 
@@ -82,6 +135,8 @@ void pt_status_atfork_child(void)
 	if (atomic_load(&pt_status_state) != PT_MAPPED)
 		return;
 	atomic_store(&pt_status_state, PT_UNMAPPED);
+	atomic_store(&pt_retry_at, 0);
+	atomic_store(&pt_retries, 0);
 	pt_status_map();
 }
 
@@ -103,7 +158,7 @@ pt_event_slow(trace_event_id_t event_id, const void *data_ptr, size_t data_len,
 	}
 	if (pt_status_mapped())
 		pt_writer_event(&pt_status.page, &ev);
-	else
+	else if (pt_dev_fd_opened() >= 0)
 		pt_event_ioctl(0, 0, &ev);	/* no page: the kernel does it all */
 }
 

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include "gate.h"
 #include "internal.h"
 #include "lock.h"
 
@@ -20,6 +21,12 @@ struct pt_cursor {
 	 * timestamp (0: not known) and its ring offset, @pos % size. */
 	uint64_t peek_ts;
 	uint64_t peek_off;
+	uint64_t last_ts;	/* timestamp of the last record consumed */
+	/* Writer lanes: a loss to report before the lane's next record
+	 * delivered (read.c, pt_push_loss()), and its OVERFLOW time (0:
+	 * that record's). */
+	int loss_pending;
+	uint64_t loss_ts;
 };
 
 /*
@@ -48,6 +55,7 @@ struct pt_rlane {
 	uint32_t pid;		/* writer lanes: the writing process */
 	int user;		/* a writer lane */
 	int broken;		/* errno to report once: the lane is unusable */
+	uint64_t reported;	/* reader's clock at the lane's last ERROR */
 	__u64 broken_tail;
 	void *map;		/* writer lanes: our mapping of it */
 	size_t map_len;
@@ -88,6 +96,9 @@ struct pt_handle {
 	unsigned int max_rlanes;
 	unsigned int nr_writers_seen;	/* the header's count, last loaded */
 	uint64_t safe_ts;		/* read.c, pt_inflight(): older records are all visible */
+	uint64_t lane_cap;		/* bytes of user records a lane holds */
+	uint64_t max_rec;		/* bytes of the largest user record */
+	struct pt_gate gate;		/* what writer lanes may deliver */
 	struct pt_rlane *lanes;
 	unsigned int typelist_next;
 	unsigned int npending, pending_head;
@@ -136,7 +147,14 @@ struct posix_trace_consumer *pt_consumer(const struct pt_handle *h, unsigned int
  * cursors on the lanes' oldest records; unmap the writer lanes. */
 int pt_rlanes_init(struct pt_handle *h);
 void pt_cursors_reset(struct pt_handle *h);
+/* read.c: after posix_trace_clear(), done by @when: the cursors are reset
+ * and the gate forgets what the cleared control events said. */
+void pt_rlanes_cleared(struct pt_handle *h, uint64_t when);
 void pt_rlanes_unmap(struct pt_handle *h);
+/* read.c: writer lane @i of the header, mapped at @p (MAP_FAILED if it
+ * could not be); pt_rlanes_discover() maps them, host tests attach their
+ * own. */
+void pt_rlane_attach_writer(struct pt_handle *h, unsigned int i, void *p);
 /* At shutdown, under @h->lock: unmap and free what only reading needs, so
  * that a handle still referenced (a thread's cache) holds no more than the
  * structure itself. */

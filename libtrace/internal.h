@@ -77,6 +77,8 @@ int pt_attr_check(const trace_attr_t *attr);
 /* dev.c: the process's /dev/posix_trace descriptor (opened on first use,
  * O_CLOEXEC), or -errno (-ENOSYS when the module is absent). */
 int pt_dev_fd(void);
+/* dev.c: that descriptor if it is open, else -1 (opens nothing). */
+int pt_dev_fd_opened(void);
 /* dev.c: ioctl on pt_dev_fd() preserving errno; returns 0 or an errno. */
 int pt_ioctl(unsigned long cmd, void *arg);
 /* dev.c: POSIX_TRACE_IOC_QUERY, cached; 0 or an errno. */

@@ -12,6 +12,10 @@
  * Memory: one block buffer (at most block_max <= PT_LOG_BLOCK_LIMIT), one
  * slot array (at most PT_LOG_SLOTS_MAX) and the name table (at most
  * __POSIX_TRACE_ID_NR names of TRACE_EVENT_NAME_MAX bytes).
+ * Time: linear in the file.  Each block is loaded at most twice per pass
+ * (scan, then read); a ring's slot headers are read once per pass, and a
+ * pass, with the resumed metadata scan, happens only when the reader
+ * reaches the end of the order it took (pt_ring_next()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -108,6 +112,16 @@ static int pt_policy_ok(uint32_t v, int a, int b, int c)
 	return v == (uint32_t)a || v == (uint32_t)b || v == (uint32_t)c;
 }
 
+/* A 64-bit size for a size_t that may be narrower: the largest it holds. */
+static size_t pt_size(uint64_t v)
+{
+#if SIZE_MAX < UINT64_MAX
+	if (v > SIZE_MAX)
+		return SIZE_MAX;
+#endif
+	return (size_t)v;
+}
+
 static int pt_parse_info(struct pt_log *l)
 {
 	const uint8_t *p = l->blk + PT_LOG_BLOCK_HDR;
@@ -124,7 +138,10 @@ static int pt_parse_info(struct pt_log *l)
 	    nlen >= sizeof(a->__name) || nlen > plen - isize ||
 	    memchr(p + isize, 0, nlen))
 		return EINVAL;
-	if (pt_le32(p + PT_LOG_I_INHERIT) > POSIX_TRACE_INHERITED ||
+	/* Readers size their buffers by max-data-size: never more than the
+	 * module's clamp, whatever the file says. */
+	if (pt_le64(p + PT_LOG_I_MAX_DATA) > POSIX_TRACE_MAX_DATA_MAX ||
+	    pt_le32(p + PT_LOG_I_INHERIT) > POSIX_TRACE_INHERITED ||
 	    !pt_policy_ok(pt_le32(p + PT_LOG_I_STREAM_POLICY), POSIX_TRACE_LOOP,
 			  POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_FLUSH) ||
 	    !pt_policy_ok(pt_le32(p + PT_LOG_I_LOG_POLICY), POSIX_TRACE_LOOP,
@@ -136,9 +153,9 @@ static int pt_parse_info(struct pt_log *l)
 	a->__inheritance = (int)pt_le32(p + PT_LOG_I_INHERIT);
 	a->__stream_policy = (int)pt_le32(p + PT_LOG_I_STREAM_POLICY);
 	a->__log_policy = (int)pt_le32(p + PT_LOG_I_LOG_POLICY);
-	a->__stream_size = (size_t)pt_le64(p + PT_LOG_I_STREAM_SIZE);
+	a->__stream_size = pt_size(pt_le64(p + PT_LOG_I_STREAM_SIZE));
 	a->__max_data_size = (size_t)pt_le64(p + PT_LOG_I_MAX_DATA);
-	a->__log_size = (size_t)pt_le64(p + PT_LOG_I_LOG_SIZE);
+	a->__log_size = pt_size(pt_le64(p + PT_LOG_I_LOG_SIZE));
 	l->created_real = pt_le64(p + PT_LOG_I_REALTIME);
 	l->created_mono = pt_le64(p + PT_LOG_I_MONOTONIC);
 	a->__create_time.tv_sec = (time_t)(l->created_real / 1000000000u);
@@ -287,6 +304,8 @@ void pt_log_rewind_cursor(struct pt_log *l)
 {
 	l->next_pos = l->header_size;
 	l->have_last = 0;
+	l->nsnap = 0;		/* the next read takes the ring's order */
+	l->snap_pos = 0;
 	l->blk_left = 0;
 }
 
@@ -308,15 +327,16 @@ static int pt_slot_cmp(const void *a, const void *b)
 }
 
 /*
- * Ring layout: load the EVENTS slot with the lowest seq above the last
- * one read.  A slot that fails its checks is passed over only when a
- * later valid one exists, so a slot being written is retried next time.
+ * Ring layout: the order of the slots, taken by one pass over their
+ * headers: the EVENTS blocks of this log above the last seq read, lowest
+ * seq first, in l->slots[0, l->nsnap).  Reading follows it, so each slot
+ * header is read once per pass, not once per block read.
  */
-static int pt_ring_next(struct pt_log *l)
+static void pt_ring_order(struct pt_log *l, uint64_t fsize)
 {
-	uint64_t fsize = pt_file_size(l->fd), pos, seq;
 	uint8_t h[PT_LOG_BLOCK_HDR];
 	uint32_t i, n = 0;
+	uint64_t pos, seq;
 
 	for (i = 0; i < l->nslots; i++) {
 		pos = l->ring_offset + (uint64_t)i * l->slot_size;
@@ -333,17 +353,53 @@ static int pt_ring_next(struct pt_log *l)
 		l->slots[n++].index = i;
 	}
 	qsort(l->slots, n, sizeof(*l->slots), pt_slot_cmp);
-	for (i = 0; i < n; i++) {
-		pos = l->ring_offset + (uint64_t)l->slots[i].index * l->slot_size;
-		if (pt_log_load(l, pos, l->slot_size, fsize) ||
-		    pt_le64(l->blk + PT_LOG_B_SEQ) != l->slots[i].seq ||
+	l->nsnap = n;
+	l->snap_pos = 0;
+}
+
+/*
+ * Load the next valid slot of the order.  One that fails its checks
+ * (torn, or rewritten since the order was taken) is passed over only
+ * when a later one is valid, so a slot being written is retried on the
+ * next call.
+ */
+static int pt_ring_take(struct pt_log *l, uint64_t fsize)
+{
+	const struct pt_log_slot *s;
+	uint32_t i;
+
+	for (i = l->snap_pos; i < l->nsnap; i++) {
+		s = &l->slots[i];
+		if ((l->have_last && s->seq <= l->last_seq) ||
+		    pt_log_load(l, l->ring_offset + (uint64_t)s->index * l->slot_size,
+				l->slot_size, fsize) ||
+		    pt_le64(l->blk + PT_LOG_B_SEQ) != s->seq ||
 		    pt_le16(l->blk + PT_LOG_B_TYPE) != PT_LOG_BT_EVENTS)
 			continue;
-		l->last_seq = l->slots[i].seq;
+		l->snap_pos = i + 1;
+		l->last_seq = s->seq;
 		l->have_last = 1;
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Ring layout: load the EVENTS slot with the lowest seq above the last
+ * one read.  At the end of the order, one new pass per call: a log being
+ * written may have new blocks, and new names before them (the metadata
+ * scan resumes first, so an event's TYPES block is in before the event).
+ */
+static int pt_ring_next(struct pt_log *l)
+{
+	uint64_t fsize = pt_file_size(l->fd);
+
+	if (pt_ring_take(l, fsize))
+		return 1;
+	pt_log_scan(l);
+	fsize = pt_file_size(l->fd);
+	pt_ring_order(l, fsize);
+	return pt_ring_take(l, fsize);
 }
 
 /* Sequential layout: load the next block the metadata scan accepted. */
@@ -414,7 +470,6 @@ int pt_log_next(struct pt_log *l, struct posix_trace_event_info *ev, void *data,
 			l->blk_left = 0;
 		}
 		if (l->layout == PT_LOG_LAYOUT_RING) {
-			pt_log_scan(l);		/* names and trailer may be new */
 			if (!pt_ring_next(l))
 				break;
 		} else if (!pt_seq_next(l)) {

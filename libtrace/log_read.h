@@ -43,11 +43,12 @@ struct pt_log {
 	unsigned int typelist_next;
 	uint64_t meta_end;		/* metadata scanned up to here */
 	int meta_done;			/* nothing more to scan */
-	struct pt_log_slot *slots;	/* ring: nslots, for the scan */
+	struct pt_log_slot *slots;	/* ring: nslots, the order of a pass */
 	/* Read cursor. */
 	uint64_t next_pos;		/* sequential: next block's offset */
 	uint64_t last_seq;		/* ring: seq of the last block read */
 	int have_last;
+	uint32_t nsnap, snap_pos;	/* ring: @slots in seq order, next one */
 	uint8_t *blk;			/* the current EVENTS block */
 	size_t blk_cap;
 	uint32_t blk_len, blk_off, blk_left;

@@ -12,7 +12,12 @@
  * Consumed positions are published with a release store to the consumer's
  * tail, which the kernel clamps.  Before a record goes out, the writer
  * lanes' in-flight stamps say whether an older one is still being written
- * (pt_inflight()).
+ * (pt_inflight()).  A writer lane is written by a traced process that may
+ * write anything there: its positions are believed only as far as
+ * pt_rlane_span() says, its records only as far as pt_rec_valid() and the
+ * gate (gate.c: the stream's state and filter at the record's time) say,
+ * and what it can make the reader report is bounded (pt_rlane_claims_loss(),
+ * pt_rlane_may_report()).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -54,6 +59,25 @@ _Static_assert(PT_TS_OFFSET % 8 == 0, "the timestamp never wraps");
  * available; a writer running on another CPU commits within these. */
 #define PT_INFLIGHT_SPINS	256
 
+/*
+ * Writer lanes (Documentation/design.md, "Writer lanes", Trust).  No
+ * writer gets anywhere near 2^62 bytes: a lane claiming a position past
+ * it is ignored until the next clear.  A lane whose positions cannot be believed has
+ * no record to offer: it sorts after every record (PT_TS_BAD).  Reports
+ * a lane can cause beyond its own records and its real losses (an ERROR
+ * for a corrupt lane, or for a loss it cannot have had) come at most once
+ * per PT_REPORT_NS per lane, the rest are counted.  A fetch skips at most
+ * PT_SKIP_MAX records that it does not deliver (refused by the gate, or
+ * corrupt) before the caller goes on without an event.
+ */
+#define PT_POS_MAX	(1ULL << 62)
+#define PT_TS_BAD	(UINT64_MAX - 1)
+#define PT_REPORT_NS	1000000000u
+#define PT_SKIP_MAX	4096
+
+/* What pt_take() did with the lane's next record. */
+enum { PT_EMPTY, PT_QUEUED, PT_DIRECT, PT_SKIPPED };
+
 /* Positions of a lane that could not be mapped: always empty. */
 static const __u64 pt_zero_pos[1];
 
@@ -87,6 +111,9 @@ int pt_rlanes_init(struct pt_handle *h)
 	}
 	h->nr_rlanes = h->nr_lanes;
 	h->nr_writers_seen = 0;
+	h->lane_cap = hdr->capacity;
+	h->max_rec = PT_ROUND8(PT_RECORD_HDR_SIZE + h->attr.__max_data_size);
+	pt_gate_init(&h->gate);
 	return 0;
 }
 
@@ -117,13 +144,53 @@ static int pt_rlane_seq_at(const struct pt_rlane *l, uint64_t pos, uint64_t *seq
 	return 1;
 }
 
+/* Records start 8-aligned: round a writer's position up to where the
+ * next one may start (none past PT_POS_MAX). */
+static uint64_t pt_pos_up(uint64_t pos)
+{
+	return pos > PT_POS_MAX ? PT_POS_MAX : (pos + 7) & ~(uint64_t)7;
+}
+
+/* Writer lane @l's positions, in the control page of its mapping. */
+static void pt_rlane_point(struct pt_rlane *l)
+{
+	struct posix_trace_writer_ctl *ctl = l->map;
+
+	l->head = &ctl->head;
+	l->oldest = &ctl->oldest;
+	l->lost_seq = &ctl->lost_seq;
+	l->lost_ts = &ctl->lost_timestamp;
+	l->inflight = &ctl->inflight_ts;
+	l->tail = &ctl->tail;
+}
+
+/* A writer lane claiming a position past PT_POS_MAX: never read again,
+ * until a clear starts it afresh (pt_rlane_reset()). */
+static void pt_rlane_ignore(struct pt_rlane *l)
+{
+	l->head = l->oldest = l->lost_seq = l->lost_ts = pt_zero_pos;
+	l->inflight = pt_zero_pos;
+}
+
 static void pt_rlane_reset(struct pt_rlane *l, uint64_t base_seq)
 {
-	if (l->user) {
-		/* New to us, or the kernel moved the tail at clear. */
-		l->cur.pos = PT_LOAD(l->tail);
+	uint64_t tail;
+
+	if (l->user && l->map) {
+		/* New to us, or cleared: the kernel moved the tail to the
+		 * writer's head.  The lane starts there again, on the 8-byte
+		 * grid; the only time its position may go back, once per
+		 * posix_trace_clear(). */
+		pt_rlane_point(l);
+		tail = PT_LOAD(l->tail);
+		l->cur.pos = pt_pos_up(tail);
+		if (tail > PT_POS_MAX)
+			pt_rlane_ignore(l);
 		l->cur.seq_known = pt_rlane_seq_at(l, l->cur.pos,
 						   &l->cur.next_seq);
+		l->cur.loss_pending = 0;
+	} else if (l->user) {
+		l->cur.pos = 0;		/* not mapped: nothing to read */
 	} else {
 		/* No record of the lane may be lost unnoticed, not even the
 		 * first one: the kernel says which seq comes first. */
@@ -145,6 +212,22 @@ void pt_cursors_reset(struct pt_handle *h)
 	h->npending = 0;
 	h->pending_head = 0;
 	h->safe_ts = 0;
+}
+
+/* posix_trace_clear() emptied every lane, by @when: control events the
+ * reader had not consumed went too (pt_gate_gap()); every cursor starts
+ * again. */
+void pt_rlanes_cleared(struct pt_handle *h, uint64_t when)
+{
+	uint64_t from = UINT64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < h->nr_lanes; i++) {
+		if (h->lanes[i].cur.last_ts < from)
+			from = h->lanes[i].cur.last_ts;
+	}
+	pt_gate_gap(&h->gate, from, when);
+	pt_cursors_reset(h);
 }
 
 void pt_rlanes_unmap(struct pt_handle *h)
@@ -169,22 +252,16 @@ static const struct posix_trace_writer_desc *pt_wdesc(const struct pt_handle *h,
 			      (size_t)hdr->writer_stride * i);
 }
 
-/* Map writer lane @i, read-write: the reader publishes its tail there. */
-static void pt_rlane_map_writer(struct pt_handle *h, unsigned int i)
+/* Writer lane @i, mapped at @p (MAP_FAILED: it could not be, errno says
+ * why): only the descriptor's sizes and pid are believed.  Not static:
+ * the host tests attach lanes of their own making. */
+void pt_rlane_attach_writer(struct pt_handle *h, unsigned int i, void *p)
 {
 	const struct posix_trace_writer_desc *d = pt_wdesc(h, i);
 	struct pt_rlane *l = &h->lanes[h->nr_lanes + i];
-	struct posix_trace_writer_ctl *ctl;
-	int saved = errno;
-	void *p = MAP_FAILED;
 
 	l->user = 1;
 	l->pid = d->pid;
-	if (d->data_size >= PT_RECORD_HDR_SIZE && d->data_offset >= sizeof(*ctl) &&
-	    d->data_offset <= d->mmap_size &&
-	    d->data_size <= d->mmap_size - d->data_offset)
-		p = mmap(NULL, d->mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-			 pt_dev_fd(), (off_t)d->mmap_offset);
 	if (p == MAP_FAILED) {
 		l->broken = errno ? errno : EIO;
 		l->head = l->oldest = l->lost_seq = l->lost_ts = pt_zero_pos;
@@ -192,21 +269,31 @@ static void pt_rlane_map_writer(struct pt_handle *h, unsigned int i)
 		l->tail = &l->broken_tail;	/* nobody else reads it */
 		l->size = 1;
 		l->ring = (const uint8_t *)pt_zero_pos;
-		errno = saved;
 		return;
 	}
-	ctl = p;
 	l->map = p;
 	l->map_len = d->mmap_size;
 	l->ring = (const uint8_t *)p + d->data_offset;
 	l->size = d->data_size;
-	l->head = &ctl->head;
-	l->oldest = &ctl->oldest;
-	l->lost_seq = &ctl->lost_seq;
-	l->lost_ts = &ctl->lost_timestamp;
-	l->inflight = &ctl->inflight_ts;
-	l->tail = &ctl->tail;
 	pt_rlane_reset(l, 0);
+}
+
+/* Map writer lane @i, read-write: the reader publishes its tail there. */
+static void pt_rlane_map_writer(struct pt_handle *h, unsigned int i)
+{
+	const struct posix_trace_writer_desc *d = pt_wdesc(h, i);
+	int saved = errno;
+	void *p = MAP_FAILED;
+
+	errno = 0;
+	if (d->data_size >= PT_RECORD_HDR_SIZE && d->data_size % 8 == 0 &&
+	    d->data_offset >= sizeof(struct posix_trace_writer_ctl) &&
+	    d->data_offset <= d->mmap_size &&
+	    d->data_size <= d->mmap_size - d->data_offset)
+		p = mmap(NULL, d->mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 pt_dev_fd(), (off_t)d->mmap_offset);
+	pt_rlane_attach_writer(h, i, p);
+	errno = saved;
 }
 
 /* Writer lanes appear as traced threads first record: map new ones (the
@@ -231,16 +318,35 @@ static inline int pt_rlanes_discover(struct pt_handle *h)
 	return 1;
 }
 
-/* The range of positions holding records, as far as they can be believed:
- * a writer lane's oldest is kept within [.., head]. */
-static uint64_t pt_rlane_start(const struct pt_rlane *l, uint64_t head)
+/*
+ * The records lane @l offers the reader now: [*@startp, *@headp).
+ * Returns 0, or -1 when a writer lane's positions cannot be believed: off
+ * the 8-byte grid (records start 8-aligned in a ring of 8-byte multiples,
+ * so a record header never wraps and one load reads a timestamp), past
+ * PT_POS_MAX, or a head more than a ring ahead.  Each position is
+ * loaded once, the head before the oldest (pt_loss_plausible() loads the
+ * head again after it).  A writer's head at or behind the cursor means
+ * nothing new, its oldest counts only within [cursor, head]: the reader's
+ * position never moves back.
+ */
+static int pt_rlane_span(const struct pt_rlane *l, uint64_t *headp, uint64_t *startp)
 {
-	uint64_t oldest = PT_LOAD_ACQ(l->oldest);
+	uint64_t head = PT_LOAD_ACQ(l->head), oldest = PT_LOAD_ACQ(l->oldest);
 	uint64_t pos = l->cur.pos;
 
-	if (l->user && (int64_t)(head - oldest) < 0)
-		oldest = head;
-	return (int64_t)(oldest - pos) > 0 ? oldest : pos;
+	*headp = head;
+	if (!l->user) {
+		*startp = (int64_t)(oldest - pos) > 0 ? oldest : pos;
+		return 0;
+	}
+	if (head <= pos) {
+		*headp = *startp = pos;
+		return 0;
+	}
+	*startp = oldest <= pos ? pos : oldest < head ? oldest : head;
+	if ((head | *startp) % 8 || head > PT_POS_MAX || head - *startp > l->size)
+		return -1;
+	return 0;
 }
 
 /* Timestamp of the record at ring offset @off (never 0: 0 means "not
@@ -259,15 +365,17 @@ static uint64_t pt_ts_at(const struct pt_rlane *l, uint64_t off)
 
 /* Timestamp of the next record of lane @l, or 0 if the lane is empty;
  * cached in the cursor when that record is the one at the cursor.  A torn
- * read only affects which lane is tried first. */
-static uint64_t pt_peek(struct pt_rlane *l)
+ * read only affects which lane is tried first.  A kernel lane that lost
+ * records since the last one read may have lost control events: the gate
+ * learns it here, before any writer record stamped after them goes out. */
+static uint64_t pt_peek(struct pt_handle *h, struct pt_rlane *l)
 {
-	uint64_t head = PT_LOAD_ACQ(l->head);
-	uint64_t pos = pt_rlane_start(l, head);
-	uint64_t off, ts;
+	uint64_t head, pos, off, ts;
 
 	if (l->broken)
 		return 1;
+	if (pt_rlane_span(l, &head, &pos))
+		return PT_TS_BAD;
 	if ((int64_t)(head - pos) <= 0)
 		return 0;
 	off = pos % l->size;
@@ -275,6 +383,8 @@ static uint64_t pt_peek(struct pt_rlane *l)
 	if (pos == l->cur.pos) {
 		l->cur.peek_ts = ts;
 		l->cur.peek_off = off;
+	} else if (!l->user) {
+		pt_gate_gap(&h->gate, l->cur.last_ts, ts);
 	}
 	return ts;
 }
@@ -301,7 +411,7 @@ static int pt_pick(struct pt_handle *h, uint64_t *best_tsp)
 			continue;
 		if (!ts || (int64_t)(PT_LOAD_ACQ(l->oldest) - l->cur.pos) > 0) {
 			l->cur.peek_ts = 0;
-			ts = pt_peek(l);
+			ts = pt_peek(h, l);
 			if (!ts)
 				continue;
 		}
@@ -431,7 +541,7 @@ again:
 		/* Whatever @v is, the write before it may have committed since
 		 * the pick (or while we spun): its record may be the older. */
 		if (empty && PT_LOAD_ACQ(l->head) != l->cur.pos) {
-			t2 = pt_peek(l);
+			t2 = pt_peek(h, l);
 			if (t2 && (t2 < ts || (t2 == ts && i < best)))
 				return PT_REPICK;
 			empty = 0;	/* its next write is later still */
@@ -482,20 +592,23 @@ static struct pt_pending *pt_push(struct pt_handle *h)
 	return p;
 }
 
-static void pt_push_marker(struct pt_handle *h, uint32_t id, uint64_t ts)
+/* @pid: a writer lane's for what it caused, 0 for a kernel lane's. */
+static void pt_push_marker(struct pt_handle *h, uint32_t id, uint64_t ts, uint32_t pid)
 {
 	struct pt_pending *p = pt_push(h);
 
 	p->rec.event_id = id;
 	p->rec.timestamp = ts;
+	p->rec.pid = pid;
 	p->rec.flags = POSIX_TRACE_REC_AUTO;
 }
 
-static void pt_push_error(struct pt_handle *h, int err)
+static void pt_push_error(struct pt_handle *h, int err, uint32_t pid)
 {
 	struct pt_pending *p = pt_push(h);
 
 	p->rec.event_id = POSIX_TRACE_ERROR;
+	p->rec.pid = pid;
 	p->rec.data_len = sizeof(err);
 	memcpy(h->data + p->data_off, &err, sizeof(err));
 }
@@ -513,14 +626,146 @@ static inline int pt_rec_valid(const struct pt_rlane *l, const struct posix_trac
 		!(r->flags & ~(uint32_t)POSIX_TRACE_REC_TRUNCATED));
 }
 
-/* Something in lane @l cannot be believed: say so with an ERROR event and
- * go on after everything it holds now. */
-static void pt_rlane_corrupt(struct pt_handle *h, struct pt_rlane *l, uint64_t head)
+/* May writer lane @l cause one more ERROR?  One per PT_REPORT_NS; the
+ * others are counted. */
+static int pt_rlane_may_report(struct pt_handle *h, struct pt_rlane *l)
 {
-	l->cur.pos = head;
-	l->cur.seq_known = 0;
-	l->cur.peek_ts = 0;
-	pt_push_error(h, EIO);
+	uint64_t now = pt_mono_now();
+
+	if (l->reported && now - l->reported < PT_REPORT_NS) {
+		h->gate.withheld++;
+		return 0;
+	}
+	l->reported = now;
+	return 1;
+}
+
+/* Something in lane @l cannot be believed: say so with an ERROR event
+ * (a writer lane: with its pid, at most once per PT_REPORT_NS) and go on
+ * after everything it holds now (a writer lane: at the next 8-aligned
+ * position).  Returns PT_QUEUED, or PT_SKIPPED with nothing to say. */
+static int pt_rlane_corrupt(struct pt_handle *h, struct pt_rlane *l, uint64_t head)
+{
+	struct pt_cursor *c = &l->cur;
+
+	c->seq_known = 0;
+	c->peek_ts = 0;
+	if (!l->user)
+		c->pos = head;
+	else if (head > PT_POS_MAX)
+		pt_rlane_ignore(l);
+	else if (pt_pos_up(head) > c->pos)
+		c->pos = pt_pos_up(head);
+	__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
+	if (l->user && !pt_rlane_may_report(h, l))
+		return PT_SKIPPED;
+	pt_push_error(h, EIO, l->user ? l->pid : 0);
+	return PT_QUEUED;
+}
+
+/*
+ * Can writer lane @l really have lost records from the reader's position?
+ * Only a LOOP writer evicts records the reader has not consumed, and only
+ * to make room for one that does not fit: its head is then more than the
+ * capacity less the largest record past the reader's position.  This head
+ * is loaded after the oldest that claims the loss (pt_rlane_span()), which
+ * the writer raises only after publishing the head it had then.
+ */
+static int pt_loss_plausible(const struct pt_handle *h, const struct pt_rlane *l)
+{
+	uint64_t head = PT_LOAD_ACQ(l->head), pos = l->cur.pos;
+
+	return h->attr.__stream_policy == POSIX_TRACE_LOOP && head <= PT_POS_MAX &&
+	       head > pos && head - pos + h->max_rec > h->lane_cap;
+}
+
+/*
+ * Writer lane @l says the records from the cursor to its next one, @rec
+ * (NULL: to its head), are gone.  A loss it can have had is reported
+ * before its next record delivered (pt_push_loss()); one it cannot have
+ * had means the lane is corrupt.  Returns whether an ERROR was queued.
+ */
+static int pt_rlane_claims_loss(struct pt_handle *h, struct pt_rlane *l,
+				const struct posix_trace_record *rec)
+{
+	struct pt_cursor *c = &l->cur;
+
+	if (!pt_loss_plausible(h, l)) {
+		if (!pt_rlane_may_report(h, l))
+			return 0;
+		pt_push_error(h, EIO, l->pid);
+		return 1;
+	}
+	if (c->loss_pending || (rec && c->seq_known && rec->seq <= c->next_seq))
+		return 0;
+	c->loss_pending = 1;
+	c->loss_ts = c->seq_known && PT_LOAD_ACQ(l->lost_seq) == c->next_seq ?
+		     PT_LOAD(l->lost_ts) : 0;
+	return 0;
+}
+
+/*
+ * Lane @l's next record, @rec at @pos, is past the cursor: the records in
+ * between were lost.  A kernel lane's loss is reported now, and may have
+ * hidden control events (pt_gate_gap()); a writer lane's is only a claim
+ * (pt_rlane_claims_loss()).  Returns whether anything was queued.
+ */
+static int pt_take_lost(struct pt_handle *h, struct pt_rlane *l,
+			const struct posix_trace_record *rec)
+{
+	struct pt_cursor *c = &l->cur;
+	uint64_t lost_ts;
+
+	if (l->user)
+		return pt_rlane_claims_loss(h, l, rec);
+	pt_gate_gap(&h->gate, c->last_ts, rec->timestamp);
+	if (c->seq_known && rec->seq <= c->next_seq)
+		return 0;
+	lost_ts = c->seq_known && PT_LOAD_ACQ(l->lost_seq) == c->next_seq ?
+		  PT_LOAD(l->lost_ts) : rec->timestamp;
+	pt_push_marker(h, POSIX_TRACE_OVERFLOW, lost_ts, 0);
+	pt_push_marker(h, POSIX_TRACE_RESUME, rec->timestamp, 0);
+	return 1;
+}
+
+/* Lane @l holds nothing from @pos on, past the cursor: everything it held
+ * was lost (pt_take_lost(), with no record after the loss). */
+static int pt_take_none(struct pt_handle *h, struct pt_rlane *l, uint64_t pos)
+{
+	struct pt_cursor *c = &l->cur;
+	int queued = 0;
+
+	if (pos == c->pos)
+		return PT_EMPTY;
+	if (l->user)
+		queued = pt_rlane_claims_loss(h, l, NULL);
+	else
+		pt_gate_gap(&h->gate, c->last_ts, pt_mono_now());
+	c->pos = pos;
+	__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
+	return queued ? PT_QUEUED : PT_EMPTY;
+}
+
+/*
+ * OVERFLOW and RESUME of writer lane @l (RULE-17), before @rec, its first
+ * record delivered since the loss: with the lane's pid, and an OVERFLOW
+ * time between the lane's last record read and @rec, whatever the lane
+ * says (0: @rec's).
+ */
+static void pt_push_loss(struct pt_handle *h, struct pt_rlane *l,
+			 const struct posix_trace_record *rec)
+{
+	uint64_t ts = l->cur.loss_ts, after = l->cur.last_ts;
+
+	if (after > rec->timestamp)
+		after = rec->timestamp;
+	if (!ts || ts > rec->timestamp)
+		ts = rec->timestamp;
+	if (ts < after)
+		ts = after;
+	pt_push_marker(h, POSIX_TRACE_OVERFLOW, ts, l->pid);
+	pt_push_marker(h, POSIX_TRACE_RESUME, rec->timestamp, l->pid);
+	l->cur.loss_pending = 0;
 }
 
 /* Where the caller of getnext wants the event. */
@@ -554,107 +799,142 @@ static void pt_fill_info(const struct pt_handle *h, const struct posix_trace_rec
 		POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
 }
 
-/*
- * Consume the next record of lane @i.  When nothing is queued and no
- * OVERFLOW/RESUME has to go first (RULE-17), it goes straight to @out
- * (returns 2); otherwise into the pending queue (returns 1).  Returns 0
- * when the lane turned out empty.
- */
-static int pt_take(struct pt_handle *h, unsigned int i, const struct pt_out *out)
-{
-	struct pt_rlane *l = &h->lanes[i];
-	struct pt_cursor *c = &l->cur;
-	size_t slot_cap = h->data_cap / PT_PENDING_MAX;
+/* A lane's next record as pt_copy_next() copied it. */
+struct pt_copy {
 	struct posix_trace_record rec;
-	uint64_t head, pos, lost_ts;
+	uint64_t head, pos;
+	int valid;	/* the header can be believed */
+	int pass;	/* and the gate lets it through (pt_gate_pass()) */
+	int direct;	/* its data went to the caller */
+	uint8_t *data;
+	size_t n;	/* bytes of data copied */
+	/* A kernel lane's START or FILTER: the filter(s) it carries. */
+	struct posix_trace_event_set sets[2];
+};
+
+enum { PT_COPY_OK, PT_COPY_EMPTY, PT_COPY_BAD, PT_COPY_TORN };
+
+/*
+ * Copy lane @l's next record into @r: its data straight to @out when it
+ * can go there (nothing queued, nothing lost, the gate lets it through),
+ * else where it is queued, after what may go before it (an ERROR, an
+ * OVERFLOW and a RESUME).  PT_COPY_TORN: the writer reused the bytes
+ * while we copied.
+ */
+static int pt_copy_next(struct pt_handle *h, struct pt_rlane *l,
+			const struct pt_out *out, struct pt_copy *r)
+{
+	size_t slot_cap = h->data_cap / PT_PENDING_MAX;
+	const struct posix_trace_record *rec = &r->rec;
+	uint64_t oldest;
+
+	if (pt_rlane_span(l, &r->head, &r->pos))
+		return PT_COPY_BAD;
+	if ((int64_t)(r->head - r->pos) <= 0)
+		return PT_COPY_EMPTY;
+	if (r->head - r->pos > l->size)
+		return PT_COPY_BAD;
+	pt_ring_copy(l, r->pos, &r->rec, sizeof(r->rec));
+	r->valid = pt_rec_valid(l, rec, r->head - r->pos,
+				l->user ? h->attr.__max_data_size : slot_cap);
+	r->pass = r->valid &&
+		  (!l->user || pt_gate_pass(&h->gate, rec->timestamp, rec->event_id));
+	r->direct = r->pass && r->pos == l->cur.pos && !l->cur.loss_pending &&
+		    !h->npending;
+	r->data = h->data + (h->pending_head + PT_PENDING_MAX - 1) % PT_PENDING_MAX *
+		  slot_cap;
+	r->n = rec->data_len;
+	if (r->direct) {
+		r->data = out->data;
+		r->n = r->n < out->num_bytes ? r->n : out->num_bytes;
+	}
+	if (r->pass && r->n)
+		pt_ring_copy(l, r->pos + PT_RECORD_HDR_SIZE, r->data, r->n);
+	if (r->valid && !l->user && pt_gate_is_control(rec->event_id))
+		pt_ring_copy(l, r->pos + PT_RECORD_HDR_SIZE, r->sets,
+			     rec->data_len < sizeof(r->sets) ? rec->data_len :
+							       sizeof(r->sets));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	oldest = PT_LOAD(l->oldest);
+	if ((int64_t)(oldest - r->pos) > 0 && (int64_t)(oldest - r->head) <= 0)
+		return PT_COPY_TORN;
+	return PT_COPY_OK;
+}
+
+/* The cursor of lane @l moves past @rec, at @pos. */
+static void pt_consume(struct pt_rlane *l, uint64_t pos, const struct posix_trace_record *rec)
+{
+	l->cur.pos = pos + rec->size;
+	l->cur.next_seq = rec->seq + 1;
+	l->cur.seq_known = 1;
+	l->cur.last_ts = rec->timestamp;
+}
+
+/*
+ * Consume the next record of lane @l.  When nothing is queued and no
+ * OVERFLOW/RESUME has to go first (RULE-17), it goes straight to @out
+ * (PT_DIRECT); otherwise into the pending queue (PT_QUEUED).  PT_EMPTY
+ * when the lane turned out empty, PT_SKIPPED when the record was consumed
+ * but is not delivered (the gate refused it) and nothing was queued.
+ */
+static int pt_take(struct pt_handle *h, struct pt_rlane *l, const struct pt_out *out)
+{
+	struct pt_cursor *c = &l->cur;
 	unsigned int tries = 0;
 	struct pt_pending *p;
-	uint8_t *data;
-	size_t n;
-	int valid, lost, direct;
+	struct pt_copy r;
+	int ret, queued;
 
 	c->peek_ts = 0;		/* the cursor moves, whatever happens */
 	if (l->broken) {
-		pt_push_error(h, l->broken);
+		pt_push_error(h, l->broken, l->pid);
 		l->broken = 0;
-		return 1;
+		return PT_QUEUED;
 	}
-retry:
-	head = PT_LOAD_ACQ(l->head);
-	pos = pt_rlane_start(l, head);
-	if ((int64_t)(head - pos) <= 0) {
-		if (pos == c->pos)
-			return 0;
-		c->pos = pos;	/* all of it lost: nothing to report it by */
-		goto publish_empty;
-	}
-	if (head - pos > l->size) {
-		pt_rlane_corrupt(h, l, head);
-		goto publish;
-	}
-	pt_ring_copy(l, pos, &rec, sizeof(rec));
-	valid = pt_rec_valid(l, &rec, head - pos,
-			     l->user ? h->attr.__max_data_size : slot_cap);
-	lost = pos != c->pos && (!c->seq_known || rec.seq > c->next_seq);
-	direct = !lost && !h->npending;
-	/* Queued: leave room for OVERFLOW + RESUME + the record. */
-	data = h->data + ((h->pending_head + h->npending + 2) % PT_PENDING_MAX) * slot_cap;
-	n = rec.data_len;
-	if (direct) {
-		data = out->data;
-		n = n < out->num_bytes ? n : out->num_bytes;
-	}
-	if (valid && n)
-		pt_ring_copy(l, pos + PT_RECORD_HDR_SIZE, data, n);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if ((int64_t)(PT_LOAD(l->oldest) - pos) > 0 &&
-	    (int64_t)(PT_LOAD(l->oldest) - head) <= 0) {
-		/* Overwritten while we copied. */
-		if (++tries < PT_COPY_TRIES)
-			goto retry;
-		valid = 0;
-	}
-	if (!valid) {
-		pt_rlane_corrupt(h, l, head);
-		goto publish;
-	}
-	if (lost) {
-		lost_ts = c->seq_known && PT_LOAD_ACQ(l->lost_seq) == c->next_seq ?
-			  PT_LOAD(l->lost_ts) : rec.timestamp;
-		pt_push_marker(h, POSIX_TRACE_OVERFLOW, lost_ts);
-		pt_push_marker(h, POSIX_TRACE_RESUME, rec.timestamp);
+	do
+		ret = pt_copy_next(h, l, out, &r);
+	while (ret == PT_COPY_TORN && ++tries < PT_COPY_TRIES);
+	if (ret == PT_COPY_EMPTY)
+		return pt_take_none(h, l, r.pos);
+	if (ret != PT_COPY_OK || !r.valid)
+		return pt_rlane_corrupt(h, l, r.head);
+	queued = r.pos != c->pos && pt_take_lost(h, l, &r.rec);
+	if (!l->user && pt_gate_is_control(r.rec.event_id))
+		pt_gate_control(&h->gate, r.rec.event_id, r.rec.timestamp, r.sets,
+				r.rec.data_len);
+	if (r.pass && l->user && c->loss_pending)
+		pt_push_loss(h, l, &r.rec);
+	pt_consume(l, r.pos, &r.rec);
+	if (!r.pass) {
+		h->gate.refused++;
+		__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
+		return queued ? PT_QUEUED : PT_SKIPPED;
 	}
 	if (l->user)
-		rec.pid = l->pid;
-	c->pos = pos + rec.size;
-	c->next_seq = rec.seq + 1;
-	c->seq_known = 1;
-	if (direct) {
-		pt_fill_info(h, &rec, out->ev);
-		if (n < rec.data_len)
+		r.rec.pid = l->pid;
+	if (r.direct) {
+		pt_fill_info(h, &r.rec, out->ev);
+		if (r.n < r.rec.data_len)
 			out->ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
-		*out->data_len = n;
+		*out->data_len = r.n;
 		__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
-		return 2;
+		return PT_DIRECT;
 	}
 	p = pt_push(h);
-	p->rec = rec;
-	if (p->data_off != (uint32_t)(data - h->data))
-		memmove(h->data + p->data_off, data, rec.data_len);
-publish:
+	p->rec = r.rec;
+	if (p->data_off != (uint32_t)(r.data - h->data))
+		memmove(h->data + p->data_off, r.data, r.rec.data_len);
 	__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
-	return 1;
-publish_empty:
-	__atomic_store_n(l->tail, c->pos, __ATOMIC_RELEASE);
-	return 0;
+	return PT_QUEUED;
 }
 
 /*
  * pt_take() for the common case, with no copy but into @out: the record at
  * the cursor (its offset and timestamp known from pt_pick()), nothing
- * pending, nothing lost, header and data contiguous in the ring.  Returns
- * 0, having consumed nothing, for anything else (pt_take() then decides
- * it); 1 when the record went to @out.
+ * pending, nothing lost, header and data contiguous in the ring, not a
+ * control event, and from a writer lane only what the gate lets through.
+ * Returns 0, having consumed nothing, for anything else (pt_take() then
+ * decides it); 1 when the record went to @out.
  */
 static int pt_take_fast(struct pt_handle *h, struct pt_rlane *l, const struct pt_out *out)
 {
@@ -664,13 +944,16 @@ static int pt_take_fast(struct pt_handle *h, struct pt_rlane *l, const struct pt
 	struct posix_trace_record rec;
 	size_t n;
 
-	if (h->npending || l->broken || head - pos > l->size ||
-	    off > l->size - PT_RECORD_HDR_SIZE)
+	if (h->npending || l->broken || c->loss_pending || head - pos > l->size ||
+	    head % 8 || off > l->size - PT_RECORD_HDR_SIZE)
 		return 0;
 	memcpy(&rec, l->ring + off, sizeof(rec));
 	if (!pt_rec_valid(l, &rec, head - pos, l->user ? h->attr.__max_data_size :
 			  h->data_cap / PT_PENDING_MAX) ||
 	    rec.size > l->size - off)
+		return 0;
+	if (l->user ? !pt_gate_pass(&h->gate, rec.timestamp, rec.event_id) :
+		      pt_gate_is_control(rec.event_id))
 		return 0;
 	n = rec.data_len < out->num_bytes ? rec.data_len : out->num_bytes;
 	memcpy(out->data, l->ring + off + PT_RECORD_HDR_SIZE, n);
@@ -683,9 +966,7 @@ static int pt_take_fast(struct pt_handle *h, struct pt_rlane *l, const struct pt
 	if (n < rec.data_len)
 		out->ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
 	*out->data_len = n;
-	c->pos = pos + rec.size;
-	c->next_seq = rec.seq + 1;
-	c->seq_known = 1;
+	pt_consume(l, pos, &rec);
 	c->peek_ts = 0;
 	if (c->pos != head) {
 		off += rec.size;
@@ -696,54 +977,77 @@ static int pt_take_fast(struct pt_handle *h, struct pt_rlane *l, const struct pt
 	return 1;
 }
 
-/* Take the oldest record of all lanes (pt_pick()), straight to @out when
- * it can (returns 2), else into the pending queue (returns 1); 0 when
- * every lane is empty, -1 when the oldest record must wait for an older
- * one being written (pt_inflight()).  Bounded, so a writer that keeps
- * changing its lane under us cannot keep the reader here. */
-static int pt_fetch(struct pt_handle *h, const struct pt_out *out)
+/*
+ * Nothing to read: make sure the kernel agrees before the caller sleeps.
+ * A writer lane whose oldest passed its head claimed a loss: that may
+ * give an ERROR to deliver (returns 1).
+ */
+static int pt_fetch_none(struct pt_handle *h)
 {
-	unsigned int i, round;
-	uint64_t ts;
-	int best, ret;
+	uint64_t head, pos;
+	unsigned int i;
 
-	for (round = 0; round < 4 * h->nr_rlanes + 4; round++) {
-		best = pt_pick(h, &ts);
-		if (best < 0) {
-			if (pt_rlanes_discover(h))
-				continue;
-			break;
-		}
-		/* Records older than h->safe_ts are known to be in order. */
-		if (ts >= h->safe_ts) {
-			ret = pt_inflight(h, (unsigned int)best, ts);
-			if (ret == PT_REPICK)
-				continue;
-			if (ret == PT_HOLD)
-				return -1;
-		}
-		if (h->lanes[best].cur.peek_ts && pt_take_fast(h, &h->lanes[best], out))
-			return 2;
-		ret = pt_take(h, (unsigned int)best, out);
-		if (ret)
-			return ret;
-	}
-	/* Nothing to read: make sure the kernel agrees before we sleep. */
 	for (i = h->nr_lanes; i < h->nr_rlanes; i++) {
 		struct pt_rlane *l = &h->lanes[i];
-		uint64_t head = PT_LOAD_ACQ(l->head);
-		uint64_t pos = pt_rlane_start(l, head);
 
-		if (l->broken)
+		if (l->broken || pt_rlane_span(l, &head, &pos))
 			continue;
 		if ((int64_t)(head - pos) <= 0 && pos != l->cur.pos) {
-			l->cur.pos = pos;
 			l->cur.peek_ts = 0;
+			if (pt_take_none(h, l, pos) == PT_QUEUED)
+				return 1;
 		}
 		if (PT_LOAD(l->tail) != l->cur.pos)
 			__atomic_store_n(l->tail, l->cur.pos, __ATOMIC_RELEASE);
 	}
 	return 0;
+}
+
+/* Take the oldest record of all lanes (pt_pick()), straight to @out when
+ * it can (returns 2), else into the pending queue (returns 1); 0 when
+ * every lane is empty, -1 when the oldest record must wait for an older
+ * one being written (pt_inflight()) or PT_SKIP_MAX records were skipped.
+ * Bounded, so a writer that keeps changing its lane under us cannot keep
+ * the reader here. */
+static int pt_fetch(struct pt_handle *h, const struct pt_out *out)
+{
+	unsigned int round = 0, skipped = 0;
+	struct pt_rlane *l;
+	uint64_t ts;
+	int best, ret;
+
+	while (round < 4 * h->nr_rlanes + 4) {
+		best = pt_pick(h, &ts);
+		if (best < 0) {
+			if (pt_rlanes_discover(h)) {
+				round++;
+				continue;
+			}
+			break;
+		}
+		l = &h->lanes[best];
+		/* Records older than h->safe_ts are known to be in order. */
+		if (ts >= h->safe_ts && ts != PT_TS_BAD) {
+			ret = pt_inflight(h, (unsigned int)best, ts);
+			if (ret == PT_HOLD)
+				return -1;
+			if (ret == PT_REPICK) {
+				round++;
+				continue;
+			}
+		}
+		if (l->cur.peek_ts && pt_take_fast(h, l, out))
+			return 2;
+		ret = pt_take(h, l, out);
+		if (ret == PT_QUEUED || ret == PT_DIRECT)
+			return ret == PT_DIRECT ? 2 : 1;
+		/* A record skipped is progress: it costs no round. */
+		if (ret == PT_EMPTY)
+			round++;
+		else if (++skipped >= PT_SKIP_MAX)
+			return -1;
+	}
+	return pt_fetch_none(h);
 }
 
 static void pt_deliver(struct pt_handle *h, const struct pt_out *out)
@@ -829,21 +1133,49 @@ static int pt_deadline_passed(const struct timespec *abstime)
 }
 
 /*
- * A record is there but waits for an older one a writer is still writing
- * (pt_inflight()).  The kernel would answer WAIT at once (it sees the
- * record), so sleep a little here instead; the writer commits, or its
- * stamp grows stale, within PT_INFLIGHT_NS.  A caught signal gives EINTR,
- * as WAIT would.
+ * Naps instead of WAIT.  PT_NAP_HOLD: a record is there but waits for an
+ * older one a writer is still writing (pt_inflight()); the kernel would
+ * answer WAIT at once (it sees the record), and the writer commits, or
+ * its stamp grows stale, within PT_INFLIGHT_NS.  PT_NAP_IDLE: WAIT said
+ * a lane holds something and the read found nothing to deliver (a writer
+ * lane holding what the reader skips, or a head it keeps moving): the
+ * kernel would answer the next WAIT at once too, so nap first, 100 us
+ * doubling up to PT_IDLE_NS, the kernel's own polling period of writer
+ * lanes.  A caught signal gives EINTR, as WAIT would.
  */
-static int pt_hold_sleep(void)
-{
-	struct timespec d = { .tv_nsec = 100000 };
-	int saved = errno, ret = 0;
+enum { PT_NAP_NONE, PT_NAP_HOLD, PT_NAP_IDLE };
+#define PT_NAP_NS	100000u
+#define PT_IDLE_NS	10000000u
 
+/* Sleep @ns, not past @abstime (CLOCK_REALTIME) if given. */
+static int pt_nap(uint64_t ns, const struct timespec *abstime)
+{
+	struct timespec d, now;
+	int saved = errno, ret = 0;
+	int64_t left;
+
+	if (abstime) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		left = (int64_t)(abstime->tv_sec - now.tv_sec) * 1000000000 +
+		       (abstime->tv_nsec - now.tv_nsec);
+		if (left <= 0)
+			return 0;
+		if ((uint64_t)left < ns)
+			ns = (uint64_t)left;
+	}
+	d.tv_sec = (time_t)(ns / 1000000000u);
+	d.tv_nsec = (long)(ns % 1000000000u);
 	if (nanosleep(&d, NULL) && errno == EINTR)
 		ret = EINTR;
 	errno = saved;
 	return ret;
+}
+
+static uint64_t pt_idle_ns(unsigned int idle)
+{
+	uint64_t ns = (uint64_t)PT_NAP_NS << idle;
+
+	return ns < PT_IDLE_NS ? ns : PT_IDLE_NS;
 }
 
 /* @h: a reference of our own to drop, or NULL for the thread's cache. */
@@ -860,7 +1192,10 @@ static int pt_getnext_wait(struct pt_handle *h, int put, trace_id_t trid,
 			   const struct timespec *abstime, int *got, int held)
 {
 	/* volatile: they survive the cleanup handler's setjmp */
-	volatile int how = mode, ret = 0, tmp = 0, hold = held;
+	volatile int how = mode, ret = 0, tmp = 0;
+	volatile int nap = held ? PT_NAP_HOLD : PT_NAP_NONE;
+	volatile unsigned int idle = 0;
+	const struct timespec *until;
 
 	pthread_cleanup_push(pt_put_cleanup, put ? h : NULL);
 	while (!ret && !tmp) {
@@ -870,17 +1205,27 @@ static int pt_getnext_wait(struct pt_handle *h, int put, trace_id_t trid,
 					abstime->tv_nsec >= 1000000000)) {
 			ret = EINVAL;
 		} else {
-			if (hold)
-				ret = pt_hold_sleep();
+			until = how == 2 ? abstime : NULL;
+			if (nap == PT_NAP_HOLD)
+				ret = pt_nap(PT_NAP_NS, NULL);
+			else if (nap == PT_NAP_IDLE)
+				ret = pt_nap(pt_idle_ns(idle), until);
 			else
-				ret = pt_wait(trid, how == 2 ? abstime : NULL);
+				ret = pt_wait(trid, until);
 			if (ret)
 				break;
 			if (how == 2 && pt_deadline_passed(abstime))
 				how = 3;	/* one last try, then ETIMEDOUT */
 			ret = pt_try_read(h, out, got, &held);
-			hold = held;
 			tmp = *got;
+			if (held) {
+				nap = PT_NAP_HOLD;
+			} else if (nap == PT_NAP_NONE && !tmp) {
+				nap = PT_NAP_IDLE;
+				idle += idle < 7;
+			} else {
+				nap = PT_NAP_NONE;
+			}
 		}
 	}
 	pthread_cleanup_pop(0);

@@ -23,6 +23,11 @@
  *
  * Everything here is async-signal-safe: no lock, no malloc; a signal
  * handler interrupting its own thread's write records through the kernel.
+ * A thread gives its lanes back at exit through a pthread_key_t
+ * destructor, registered only where pthread_setspecific() cannot allocate
+ * (pt_wkey_safe); elsewhere a thread that needs a lane takes one back
+ * from a thread that exited (pt_wlane_reclaim()).  fork() from a handler
+ * that interrupted a write: pt_writer_atfork_child().
  */
 #include <errno.h>
 #include <pthread.h>
@@ -39,10 +44,13 @@
 #define PT_POOL_MAX	256	/* lanes one process keeps mapped */
 #define PT_PAGE		4096
 
-enum { PT_W_EMPTY, PT_W_BUSY, PT_W_FREE, PT_W_CLAIMED };
+/* PT_W_ORPHAN: a fork() child's stand-in for a lane of its parent's
+ * (pt_writer_atfork_child()), unmapped at its next sync. */
+enum { PT_W_EMPTY, PT_W_BUSY, PT_W_FREE, PT_W_CLAIMED, PT_W_ORPHAN };
 
 struct pt_wlane {
 	atomic_int state;
+	atomic_uint owner;	/* tid of the thread holding it (CLAIMED) */
 	uint32_t trid;
 	uint32_t index;
 	struct posix_trace_writer_ctl *ctl;
@@ -62,6 +70,7 @@ struct pt_wthread {
 	int synced;
 	int busy;
 	int key_set;
+	int forked;		/* fork() in a handler that interrupted us */
 	uint32_t tid;
 	uint64_t self;		/* pthread_self() */
 	struct pt_wlane *lane[POSIX_TRACE_PROC_STREAMS];
@@ -70,6 +79,8 @@ struct pt_wthread {
 static struct pt_wlane pt_pool[PT_POOL_MAX];
 static __thread struct pt_wthread pt_wt __attribute__((tls_model("initial-exec")));
 static pthread_key_t pt_wkey;
+static int pt_wkey_safe;	/* pthread_setspecific(pt_wkey) never allocates */
+static atomic_int pt_orphans;	/* PT_W_ORPHAN lanes to unmap */
 static int pt_fake;		/* host benchmark: lanes are anonymous memory */
 
 #define PT_LOAD(p)	__atomic_load_n((p), __ATOMIC_RELAXED)
@@ -268,6 +279,9 @@ static int pt_wlane_open(struct pt_wlane *w, uint32_t trid)
 		wr.mmap_size = wr.data_offset + wr.data_size;
 		p = mmap(NULL, wr.mmap_size, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		/* Not inherited by fork(), as the module's (VM_DONTCOPY). */
+		if (p != MAP_FAILED)
+			madvise(p, wr.mmap_size, MADV_DONTFORK);
 	} else {
 		int ret, tries = 0;
 
@@ -300,7 +314,7 @@ static int pt_wlane_open(struct pt_wlane *w, uint32_t trid)
 	return 0;
 }
 
-static struct pt_wlane *pt_wlane_claim(uint32_t trid, int only_read)
+static struct pt_wlane *pt_wlane_claim(uint32_t trid, uint32_t tid, int only_read)
 {
 	size_t i;
 
@@ -311,13 +325,15 @@ static struct pt_wlane *pt_wlane_claim(uint32_t trid, int only_read)
 		if (w->trid != trid || atomic_load(&w->state) != PT_W_FREE ||
 		    (only_read && PT_LOAD(&w->ctl->tail) != w->head))
 			continue;
-		if (atomic_compare_exchange_strong(&w->state, &expected, PT_W_CLAIMED))
+		if (atomic_compare_exchange_strong(&w->state, &expected, PT_W_CLAIMED)) {
+			atomic_store(&w->owner, tid);
 			return w;
+		}
 	}
 	return NULL;
 }
 
-static struct pt_wlane *pt_wlane_new(uint32_t trid)
+static struct pt_wlane *pt_wlane_new(uint32_t trid, uint32_t tid)
 {
 	size_t i;
 
@@ -331,26 +347,67 @@ static struct pt_wlane *pt_wlane_new(uint32_t trid)
 			atomic_store(&pt_pool[i].state, PT_W_EMPTY);
 			return NULL;
 		}
+		atomic_store(&pt_pool[i].owner, tid);
 		atomic_store(&pt_pool[i].state, PT_W_CLAIMED);
 		return &pt_pool[i];
 	}
 	return NULL;
 }
 
-/*
- * Lend a lane of stream @trid to the calling thread, or NULL: the thread
- * then records through the kernel.  A lane whose records the reader has
- * not consumed yet is reused last, so the events of a thread that exited
- * are not overwritten by the next thread while lanes are to be had.
- */
-static struct pt_wlane *pt_wlane_get(uint32_t trid)
+/* Has thread @tid of this process exited?  (A tid reused since by another
+ * thread of ours keeps its lanes lost until that one exits.) */
+static int pt_thread_gone(uint32_t tid)
 {
-	struct pt_wlane *w = pt_wlane_claim(trid, 1);
+	int saved = errno, gone;
 
+	gone = syscall(SYS_tgkill, (long)getpid(), (long)tid, 0L) && errno == ESRCH;
+	errno = saved;
+	return gone;
+}
+
+/*
+ * A lane of stream @trid held by a thread that exited without giving it
+ * back (no destructor could be registered for it), now held by @tid; or
+ * NULL.  Async-signal-safe, as all of this: a tgkill() per lane held.
+ */
+static struct pt_wlane *pt_wlane_reclaim(uint32_t trid, uint32_t tid)
+{
+	unsigned int owner;
+	size_t i;
+
+	for (i = 0; i < PT_POOL_MAX; i++) {
+		struct pt_wlane *w = &pt_pool[i];
+
+		owner = atomic_load(&w->owner);
+		if (w->trid != trid || atomic_load(&w->state) != PT_W_CLAIMED ||
+		    !owner || owner == tid || !pt_thread_gone(owner))
+			continue;
+		if (atomic_compare_exchange_strong(&w->owner, &owner, tid))
+			return w;
+	}
+	return NULL;
+}
+
+/*
+ * Lend a lane of stream @trid to thread @tid, or NULL: the thread then
+ * records through the kernel.  A lane whose records the reader has not
+ * consumed yet is reused last, so the events of a thread that exited are
+ * not overwritten by the next thread while lanes are to be had.
+ */
+static struct pt_wlane *pt_wlane_get(uint32_t trid, uint32_t tid)
+{
+	struct pt_wlane *w = pt_wlane_claim(trid, tid, 1);
+
+	/* Without destructors, the lanes of threads that exited are never
+	 * free: take one of those before opening another. */
+	if (!w && !pt_wkey_safe)
+		w = pt_wlane_reclaim(trid, tid);
 	if (!w)
-		w = pt_wlane_new(trid);
+		w = pt_wlane_new(trid, tid);
 	if (!w)
-		w = pt_wlane_claim(trid, 0);
+		w = pt_wlane_claim(trid, tid, 0);
+	if (!w && pt_wkey_safe)
+		w = pt_wlane_reclaim(trid, tid);
 	return w;
 }
 
@@ -365,17 +422,38 @@ static int pt_trid_in_page(const struct posix_trace_proc_page *pg, uint32_t trid
 	return 0;
 }
 
-/* Unmap the free lanes of streams that no longer trace the process. */
+/* Lane @w, free or held by a thread that exited, for the caller alone
+ * (PT_W_BUSY)?  A held one is first taken from its dead owner. */
+static int pt_wlane_take_idle(struct pt_wlane *w)
+{
+	int expected = PT_W_FREE;
+	unsigned int owner;
+
+	if (atomic_compare_exchange_strong(&w->state, &expected, PT_W_BUSY))
+		return 1;
+	owner = atomic_load(&w->owner);
+	if (expected != PT_W_CLAIMED || !owner || !pt_thread_gone(owner) ||
+	    !atomic_compare_exchange_strong(&w->owner, &owner, 0))
+		return 0;
+	atomic_store(&w->state, PT_W_BUSY);
+	return 1;
+}
+
+/* Unmap the idle lanes of streams that no longer trace the process, and
+ * the stand-ins of a fork() child (pt_writer_atfork_child()). */
 static void pt_pool_reap(const struct posix_trace_proc_page *pg)
 {
+	int orphans = atomic_exchange(&pt_orphans, 0);
 	size_t i;
 
 	for (i = 0; i < PT_POOL_MAX; i++) {
 		struct pt_wlane *w = &pt_pool[i];
-		int expected = PT_W_FREE;
+		int expected = PT_W_ORPHAN;
 
-		if (PT_LOAD(&w->trid) && !pt_trid_in_page(pg, w->trid) &&
-		    atomic_compare_exchange_strong(&w->state, &expected, PT_W_BUSY)) {
+		if ((orphans && atomic_compare_exchange_strong(&w->state, &expected,
+							       PT_W_BUSY)) ||
+		    (PT_LOAD(&w->trid) && !pt_trid_in_page(pg, w->trid) &&
+		     pt_wlane_take_idle(w))) {
 			munmap(w->map, w->map_len);
 			w->trid = 0;
 			atomic_store(&w->state, PT_W_EMPTY);
@@ -388,8 +466,10 @@ static void pt_wthread_release(struct pt_wthread *t)
 	unsigned int k;
 
 	for (k = 0; k < POSIX_TRACE_PROC_STREAMS; k++) {
-		if (t->lane[k])
+		if (t->lane[k]) {
+			atomic_store(&t->lane[k]->owner, 0);
 			atomic_store(&t->lane[k]->state, PT_W_FREE);
+		}
 		t->lane[k] = NULL;
 	}
 }
@@ -414,14 +494,16 @@ static void pt_wthread_sync(struct pt_wthread *t, const struct posix_trace_proc_
 		struct pt_wlane *w = t->lane[k];
 
 		if (w && w->trid != trid) {
+			atomic_store(&w->owner, 0);
 			atomic_store(&w->state, PT_W_FREE);
 			t->lane[k] = NULL;
 		}
 		if (trid && !t->lane[k])
-			t->lane[k] = pt_wlane_get(trid);
+			t->lane[k] = pt_wlane_get(trid, t->tid);
 	}
 	pt_pool_reap(pg);
-	if (!t->key_set) {
+	/* This may run in a signal handler: only where it cannot allocate. */
+	if (!t->key_set && pt_wkey_safe) {
 		t->key_set = 1;
 		pthread_setspecific(pt_wkey, t);
 	}
@@ -450,6 +532,29 @@ static int pt_filtered(const struct posix_trace_proc_stream *slot, uint32_t id)
 	return (PT_LOAD(&slot->filter[id / 64]) >> (id % 64)) & 1;
 }
 
+/*
+ * The call a fork() in a signal handler interrupted (pt_writer_atfork_child())
+ * is over, in the child: lanes it took since are its parent's (the child
+ * cannot map those) and are forgotten too.
+ */
+static void pt_writer_forked_done(struct pt_wthread *t)
+{
+	size_t i;
+	int state;
+
+	for (i = 0; i < PT_POOL_MAX; i++) {
+		state = atomic_load(&pt_pool[i].state);
+		if (state == PT_W_FREE || state == PT_W_CLAIMED) {
+			pt_pool[i].trid = 0;
+			atomic_store(&pt_pool[i].owner, 0);
+			atomic_store(&pt_pool[i].state, PT_W_EMPTY);
+		}
+	}
+	memset(t->lane, 0, sizeof(t->lane));
+	t->synced = 0;
+	t->forked = 0;
+}
+
 void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *ev)
 {
 	struct pt_wthread *t = &pt_wt;
@@ -466,6 +571,9 @@ void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *e
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (!t->synced || t->gen != PT_LOAD(&pg->generation))
 		pt_wthread_sync(t, pg);
+	/* fork() from a handler during the sync: the lanes are not ours. */
+	if (__builtin_expect(t->forked, 0))
+		goto out;
 	/* Ids the process never opened, and system ids, record nothing. */
 	if (ev->id - POSIX_TRACE_ID_UNNAMED >= PT_LOAD(&pg->nr_ids))
 		goto out;
@@ -498,26 +606,79 @@ void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *e
 		pt_event_ioctl(0, POSIX_TRACE_EVENT_UNSLOTTED, ev);
 out:
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(t->forked, 0))
+		pt_writer_forked_done(t);
 	t->busy = 0;
 }
 
+/* Lane @w's mapping, absent in a fork() child (VM_DONTCOPY), becomes
+ * private memory at the same address. */
+static int pt_wlane_stand_in(const struct pt_wlane *w)
+{
+	int saved = errno;
+	void *p = mmap(w->map, w->map_len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+	errno = saved;
+	return p != MAP_FAILED;
+}
+
+/*
+ * In the child of fork(), before anything else: the lanes were not
+ * copied (VM_DONTCOPY), forget them.  A fork() from a signal handler that
+ * interrupted this thread's write (t->busy) returns into that write when
+ * the handler returns: every lane it may still touch (free or held, whose
+ * mappings were live) gets a stand-in of private memory at the same
+ * address, so it writes nowhere that matters, and the call finishes
+ * without a lane (t->forked, pt_writer_forked_done()); the stand-ins are
+ * unmapped at the next sync (pt_pool_reap()).  A child made by the clone
+ * system call in a handler runs no atfork handler before it returns: not
+ * covered (design.md, "Writer lanes").
+ */
 void pt_writer_atfork_child(void)
 {
+	int busy = pt_wt.busy, state;
 	size_t i;
 
-	/* The lanes were not copied (VM_DONTCOPY): forget them. */
 	for (i = 0; i < PT_POOL_MAX; i++) {
-		pt_pool[i].trid = 0;
-		atomic_store(&pt_pool[i].state, PT_W_EMPTY);
+		struct pt_wlane *w = &pt_pool[i];
+
+		state = atomic_load(&w->state);
+		w->trid = 0;
+		atomic_store(&w->owner, 0);
+		if (busy && (state == PT_W_FREE || state == PT_W_CLAIMED) &&
+		    pt_wlane_stand_in(w)) {
+			atomic_store(&w->state, PT_W_ORPHAN);
+			atomic_store(&pt_orphans, 1);
+		} else {
+			atomic_store(&w->state, PT_W_EMPTY);
+		}
 	}
 	memset(pt_wt.lane, 0, sizeof(pt_wt.lane));
 	pt_wt.synced = 0;
 	pt_wt.tid = 0;
+	pt_wt.forked = busy;
+}
+
+/*
+ * pthread_setspecific() may allocate (calloc) the first time a thread sets
+ * a key past the first PTHREAD_KEY_2NDLEVEL_SIZE (32) in glibc, whose
+ * first block lives in the thread descriptor; musl keeps every key there.
+ */
+static int pt_key_never_allocates(pthread_key_t k)
+{
+#ifdef __GLIBC__
+	return k < 32;
+#else
+	(void)k;
+	return 1;
+#endif
 }
 
 __attribute__((constructor)) static void pt_writer_init(void)
 {
-	pthread_key_create(&pt_wkey, pt_wthread_exit);
+	pt_wkey_safe = !pthread_key_create(&pt_wkey, pt_wthread_exit) &&
+		       pt_key_never_allocates(pt_wkey);
 }
 
 /* Host benchmark hooks (writer.h).  The fake page's reserved[0] carries
@@ -562,7 +723,9 @@ void pt_bench_fake_drain(void)
 	size_t i;
 
 	for (i = 0; i < PT_POOL_MAX; i++) {
-		if (atomic_load(&pt_pool[i].state) >= PT_W_FREE && pt_pool[i].ctl)
+		int state = atomic_load(&pt_pool[i].state);
+
+		if ((state == PT_W_FREE || state == PT_W_CLAIMED) && pt_pool[i].ctl)
 			PT_STORE_REL(&pt_pool[i].ctl->tail,
 				     PT_LOAD(&pt_pool[i].ctl->head));
 	}

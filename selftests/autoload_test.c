@@ -81,42 +81,6 @@ static bool module_loaded(void)
 }
 
 /*
- * The module built for the running kernel: $PT_MODULE, the copy vm-run
- * loaded (its module may be another build: scripts/check-debug), or the
- * tree's own.
- */
-static bool find_module(const char *release, char *path, size_t size)
-{
-	const char *cand[] = { getenv("PT_MODULE"), "/run/vmrun/module.ko",
-			       "kmod/" PT_MODNAME ".ko" };
-	char vermagic[128];
-	size_t i;
-
-	for (i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
-		char cmd[PATH_MAX + 64];
-		FILE *p;
-
-		if (!cand[i] || access(cand[i], R_OK))
-			continue;
-		snprintf(cmd, sizeof(cmd), "modinfo -F vermagic '%s' 2>/dev/null",
-			 cand[i]);
-		p = popen(cmd, "re");
-		if (!p)
-			continue;
-		vermagic[0] = '\0';
-		if (!fgets(vermagic, sizeof(vermagic), p))
-			vermagic[0] = '\0';
-		pclose(p);
-		if (strncmp(vermagic, release, strlen(release)) == 0 &&
-		    vermagic[strlen(release)] == ' ') {
-			snprintf(path, size, "%s", cand[i]);
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
  * The kernel runs modprobe with the root of PID 1, which need not be ours
  * (vm-run's init stays in its initramfs and chroots the test elsewhere).
  * Finds the directory of PID 1's root in which our "/" is mounted, by
@@ -195,7 +159,7 @@ FIXTURE_SETUP(autoload)
 	PT_REQUIRE_ROOT();
 	ASSERT_EQ(0, uname(&u));
 	snprintf(self->release, sizeof(self->release), "%s", u.release);
-	if (!find_module(self->release, module, sizeof(module)))
+	if (!pt_find_module(self->release, module, sizeof(module)))
 		PT_SKIP("no posix_trace.ko built for %s", self->release);
 	if (run("command -v depmod >/dev/null && test -x /sbin/modprobe"))
 		PT_SKIP("kmod's depmod/modprobe not installed");

@@ -100,7 +100,7 @@ static void hex(FILE *f, const void *p, size_t n)
 static long conv_reference(const char *log, const char *out)
 {
 	struct posix_trace_event_info info;
-	char name[TRACE_EVENT_NAME_MAX], data[PT_EV_DATA_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1], data[PT_EV_DATA_MAX];
 	int fd = open(log, O_RDONLY | O_CLOEXEC), unavailable = 0;
 	FILE *f = fopen(out, "w");
 	trace_id_t trid;

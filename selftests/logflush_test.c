@@ -14,55 +14,16 @@
  * module moved a lane's position back 801 times in 5 s, with flushes of
  * up to 570 ms where an honest one takes 20.
  */
-#include "pt_selftest.h"
+#include "pt_lane.h"
 
 #include <stdatomic.h>
-#include <sys/mman.h>
 
-#define CTL_PAGE	4096
 #define STREAM_SIZE	65536
 #define LOG_SIZE	16384
 #define PAYLOAD		32
 #define FLIP_SECONDS	5
 /* Far above an honest flush of these lanes, even on the debug kernel. */
 #define FLUSH_BOUND_MS	10000ULL
-
-struct wlane {
-	struct posix_trace_writer_ctl *ctl;
-	size_t size;
-};
-
-/* The writer lanes this process has mapped (offset kind 3), at most
- * @max; returns how many there are.
- */
-static int find_own_lanes(struct wlane *l, int max)
-{
-	char line[512], perms[8], path[256];
-	unsigned long long off;
-	unsigned long start, end;
-	int n = 0;
-	FILE *f;
-
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		path[0] = '\0';
-		if (sscanf(line, "%lx-%lx %7s %llx %*s %*s %255s", &start, &end,
-			   perms, &off, path) < 5)
-			continue;
-		if (strcmp(path, PT_DEVICE) || strcmp(perms, "rw-s") ||
-		    ((off / 4096) & 3) != 3 || end - start <= CTL_PAGE)
-			continue;
-		if (n < max) {
-			l[n].ctl = (void *)start;
-			l[n].size = end - start - CTL_PAGE;
-		}
-		n++;
-	}
-	fclose(f);
-	return n;
-}
 
 static void record_many(trace_event_id_t id, int n)
 {
@@ -85,7 +46,7 @@ static void record_many(trace_event_id_t id, int n)
 #define FLIP_SPINS	200
 
 struct flipper {
-	struct wlane l[NR_LANES];
+	struct lane l[NR_LANES];
 	uint64_t real[NR_LANES];
 	atomic_int run;
 };
@@ -142,7 +103,7 @@ static bool fill_lanes(trace_event_id_t id, struct flipper *fl)
 	for (i = 0; i < made; i++)
 		ok &= !pthread_join(th[i], NULL);
 	pthread_barrier_destroy(&recorded);
-	if (!ok || find_own_lanes(fl->l, NR_LANES) != NR_LANES)
+	if (!ok || find_lanes(fl->l, NR_LANES) != NR_LANES)
 		return false;
 	for (i = 0; i < NR_LANES; i++)
 		fl->real[i] = __atomic_load_n(&fl->l[i].ctl->head, __ATOMIC_ACQUIRE);

@@ -1103,6 +1103,42 @@ static inline int pt_param_write(const char *name, unsigned long v)
 	return fclose(f) || ret ? -1 : 0;
 }
 
+/*
+ * The module built for the running kernel: $PT_MODULE, the copy vm-run
+ * loaded (its module may be another build: scripts/check-debug), or the
+ * tree's own.
+ */
+static inline bool pt_find_module(const char *release, char *path, size_t size)
+{
+	const char *cand[] = { getenv("PT_MODULE"), "/run/vmrun/module.ko",
+			       "kmod/posix_trace.ko" };
+	char vermagic[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+		char cmd[PATH_MAX + 64];
+		FILE *p;
+
+		if (!cand[i] || access(cand[i], R_OK))
+			continue;
+		snprintf(cmd, sizeof(cmd), "modinfo -F vermagic '%s' 2>/dev/null",
+			 cand[i]);
+		p = popen(cmd, "re");
+		if (!p)
+			continue;
+		vermagic[0] = '\0';
+		if (!fgets(vermagic, sizeof(vermagic), p))
+			vermagic[0] = '\0';
+		pclose(p);
+		if (strncmp(vermagic, release, strlen(release)) == 0 &&
+		    vermagic[strlen(release)] == ' ') {
+			snprintf(path, size, "%s", cand[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* POSIX_TRACE_IOC_STATS: 0 or an errno. */
 static inline int pt_stats(struct posix_trace_stats *st)
 {

@@ -11,17 +11,13 @@
  * the pid reported is the kernel's, not the lane's; a writer killed
  * half-way leaves nothing torn or stuck; concurrent threads and processes;
  * the lane and ioctl paths record identical events; filtered events never
- * reach the lane; UNTIL_FULL through a lane.
- *
- * The lanes of the calling process are found in /proc/self/maps: shared
- * read-write mappings of /dev/posix_trace whose page offset has the low
- * two bits 3 (uapi: the offset names the object).  The first page is the
- * struct posix_trace_writer_ctl, the ring follows.  A process that both
- * writes and reads a stream maps each of its lanes twice (writer and
- * reader); both mappings show the same memory.
+ * reach the lane; UNTIL_FULL through a lane.  How a test finds its own
+ * lanes: pt_lane.h.  Lanes that change under the reader over time, and
+ * what a lane can make the reader deliver: hostile_lane_test.
  */
 #include "pt_selftest.h"
 #include "pt_seccomp.h"
+#include "pt_lane.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -33,9 +29,6 @@
 #include <linux/seccomp.h>
 
 
-#define REC_HDR		sizeof(struct posix_trace_record)
-#define CTL_PAGE	4096
-#define ROUND8(n)	(((n) + 7) & ~(size_t)7)
 #define MAX_WRITERS_PARAM "/sys/module/posix_trace/parameters/max_writers"
 /* Bound on trygetnext calls of a drain: a reader that never reports
  * "unavailable" is stuck. */
@@ -81,81 +74,6 @@ FIXTURE_TEARDOWN(writer)
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-struct lane {
-	struct posix_trace_writer_ctl *ctl;
-	uint8_t *ring;
-	size_t size;
-	unsigned long long offset;	/* mmap offset, bytes */
-};
-
-/*
- * Writer lanes mapped in this process, one entry per distinct mmap offset
- * (the writer's and the reader's mapping of a lane count once).  Returns
- * how many were found (at most @max are stored), or -1.
- */
-static int find_lanes(struct lane *lanes, int max)
-{
-	char line[512], perms[8], path[256];
-	unsigned long long off;
-	unsigned long start, end;
-	int n = 0, i;
-	FILE *f;
-
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		path[0] = '\0';
-		if (sscanf(line, "%lx-%lx %7s %llx %*s %*s %255s", &start, &end,
-			   perms, &off, path) < 5)
-			continue;
-		if (strcmp(path, PT_DEVICE) || strcmp(perms, "rw-s") ||
-		    ((off / 4096) & 3) != 3 || end - start <= CTL_PAGE)
-			continue;
-		for (i = 0; i < n && i < max; i++)
-			if (lanes[i].offset == off)
-				break;
-		if (i < n)
-			continue;
-		if (n < max) {
-			lanes[n].ctl = (void *)start;
-			lanes[n].ring = (uint8_t *)start + CTL_PAGE;
-			lanes[n].size = end - start - CTL_PAGE;
-			lanes[n].offset = off;
-		}
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
-/* The one writer lane of this process; false if there is not exactly one. */
-static bool find_the_lane(struct lane *l)
-{
-	struct lane all[8];
-
-	if (find_lanes(all, 8) != 1)
-		return false;
-	*l = all[0];
-	return true;
-}
-
-static uint64_t lane_head(const struct lane *l)
-{
-	return __atomic_load_n(&l->ctl->head, __ATOMIC_ACQUIRE);
-}
-
-static void lane_put(const struct lane *l, uint64_t pos, const void *src,
-		     size_t len)
-{
-	size_t off = pos % l->size, first = len < l->size - off ? len :
-					     l->size - off;
-
-	memcpy(l->ring + off, src, first);
-	if (first < len)
-		memcpy(l->ring, (const uint8_t *)src + first, len - first);
-}
-
 static int read_param(const char *path, long *v)
 {
 	char buf[32];
@@ -186,136 +104,6 @@ static int write_param(const char *path, long v)
 		ret = errno ? errno : EIO;
 	close(fd);
 	return ret;
-}
-
-static void no_core_dumps(void)
-{
-	struct rlimit rl = { 0, 0 };
-
-	setrlimit(RLIMIT_CORE, &rl);
-}
-
-/* A MAP_SHARED anonymous area, shared with children forked later. */
-static void *shared_area(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/*
- * A timed read in another thread, so that a reader spinning in the library
- * (never sleeping, never timing out) is caught instead of hanging the
- * test.  Returns false if the read did not return within @ms + 10 s; the
- * thread is then left behind (the test fails).
- */
-struct timed_arg {
-	trace_id_t trid;
-	unsigned int ms;
-	int ret;
-	struct pt_ev ev;
-};
-
-static void *timed_reader(void *p)
-{
-	struct timed_arg *a = p;
-
-	a->ret = pt_timed_ms(a->trid, &a->ev, a->ms);
-	return NULL;
-}
-
-static bool timed_read_returns(trace_id_t trid, unsigned int ms, int *ret,
-			       struct pt_ev *ev)
-{
-	struct timed_arg *a = calloc(1, sizeof(*a));
-	struct timespec dl;
-	pthread_t th;
-
-	if (!a)
-		return false;
-	a->trid = trid;
-	a->ms = ms;
-	if (pthread_create(&th, NULL, timed_reader, a)) {
-		free(a);
-		return false;
-	}
-	dl = pt_ns_ts(pt_realtime_ns() + (uint64_t)(ms + 10000) * 1000000ULL);
-	if (pthread_timedjoin_np(th, NULL, &dl))
-		return false;	/* still spinning: leak @a on purpose */
-	*ret = a->ret;
-	if (ev)
-		*ev = a->ev;
-	free(a);
-	return true;
-}
-
-/* Wait for child @pid; its exit code, or 1000 + signal if killed. */
-static int wait_child(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR)
-			return -1;
-	if (WIFSIGNALED(status))
-		return 1000 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
-/*
- * Fork a child that waits for a byte on a pipe before running @fn(@arg).
- * *go receives the write end.  Returns the pid or -1.
- */
-static pid_t fork_waiting(int (*fn)(void *), void *arg, int *go)
-{
-	int p[2];
-	pid_t pid;
-	char c;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(p[1]);
-		no_core_dumps();
-		if (read(p[0], &c, 1) != 1)
-			_exit(99);
-		close(p[0]);
-		_exit(fn(arg));
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
-}
-
-static int go(int fd)
-{
-	int ret = write(fd, "g", 1) == 1 ? 0 : -1;
-
-	close(fd);
-	return ret;
-}
-
-static const char *ev_desc(const struct pt_ev *ev)
-{
-	static __thread char buf[96];
-	int v = 0;
-
-	if (pt_is(ev, POSIX_TRACE_ERROR) && ev->len == sizeof(int))
-		memcpy(&v, ev->data, sizeof(v));
-	snprintf(buf, sizeof(buf), "%s len %zu pid %d%s%s",
-		 pt_id_str(ev->info.posix_event_id), ev->len,
-		 (int)ev->info.posix_pid,
-		 pt_is(ev, POSIX_TRACE_ERROR) ? " err " : "",
-		 pt_is(ev, POSIX_TRACE_ERROR) ? strerror(v) : "");
-	return buf;
 }
 
 /* ------------------------------------------------------------------ */

@@ -131,16 +131,13 @@ check "garbage, cut, flipped logs, FIFO, directory, /dev/null, missing: status 0
 	bad_all "$P"
 
 # The same under AddressSanitizer and UBSan: any error is a failure.
-if cc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Iinclude -Iinclude/uapi -o "$T/posix-trace-asan" \
-	tools/posix-trace/*.c -Llibtrace -lposixtrace -Wl,-rpath,"$PWD/libtrace" -pthread \
-	2>"$T/asan.err"; then
+if build_san_tool "$T/posix-trace-asan"; then
 	export ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=98
 	check "report and stat under ASan/UBSan: corpus and garbage" bad_all "$T/posix-trace-asan"
 	check "report under ASan/UBSan: the escaping log" \
 		"$T/posix-trace-asan" report --format json "$T/odd.log" >/dev/null
 else
-	ok "ASan/UBSan run # SKIP cannot build with -fsanitize: $(head -c 200 "$T/asan.err")"
+	ok "ASan/UBSan run # SKIP cannot build with -fsanitize: $(head -c 200 "$T/posix-trace-asan.err")"
 fi
 
 # Output errors are reported, not ignored.

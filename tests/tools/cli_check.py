@@ -11,6 +11,11 @@
 #
 # flip SRC OFF:DST...: copies of SRC with the byte at OFF inverted.
 #
+# clean FILE...: each file is UTF-8 with no character a terminal obeys
+# (C0 but TAB, LF, and CR before LF; DEL; C1) nor a bidirectional control, and
+# no CSV cell (a FILE ending in .csv) that a spreadsheet takes for a
+# formula.
+#
 # Names are compared as JSON shows them (bytes that are not UTF-8 as
 # U+FFFD).
 import csv
@@ -130,8 +135,19 @@ def read_csv(path):
         fail(f"{path}: no CRLF line ends")
     for r in rows[1:]:
         d = dict(zip(head, r))
-        line(out, d["time"], d["pid"], d["id"], d["name"], d["len"], d["truncated"], d["hex"])
+        line(out, d["time"], d["pid"], d["id"], unescape(csv_cell(d["name"])), d["len"],
+             d["truncated"], d["hex"])
     return out
+
+
+def unescape(name):
+    """The name of text and CSV output: every \\xNN is one byte."""
+    return re.sub(r"\\x([0-9a-f]{2})", lambda x: chr(int(x.group(1), 16)), name)
+
+
+def csv_cell(cell):
+    """A cell that began with =, +, -, @ or ' got a ' before it."""
+    return cell[1:] if cell.startswith("'") else cell
 
 
 TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d+) bytes"
@@ -150,8 +166,8 @@ def read_text(path):
         if not m:
             fail(f"bad line {raw!r}")
         n += 1
-        name = re.sub(r"\\x([0-9a-f]{2})", lambda x: chr(int(x.group(1), 16)), m[4])
-        line(out, m[1], m[2], "-", name, m[5], m[6] or "none", (m[7] or "").replace(" ", ""))
+        line(out, m[1], m[2], "-", unescape(m[4]), m[5], m[6] or "none",
+             (m[7] or "").replace(" ", ""))
     if int(summary.get("events", -1)) != n:
         fail(f"summary says {summary.get('events')} events, {n} shown")
     if sum(int(v) for k, v in summary.items() if k.startswith("type ")) != n:
@@ -187,4 +203,31 @@ def flip(src, *pairs):
         open(dst, "wb").write(d)
 
 
-{"compare": compare, "flip": flip}[sys.argv[1]](*sys.argv[2:])
+BIDI = set(range(0x202a, 0x202f)) | set(range(0x2066, 0x206a)) | {0x61c, 0x200e, 0x200f}
+
+
+def clean(*paths):
+    bad = []
+    for path in paths:
+        raw = open(path, "rb").read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad.append(f"{path}: not UTF-8 at byte {e.start}")
+            continue
+        for i, c in enumerate(text.replace("\r\n", "\n")):
+            o = ord(c)
+            if (o < 0x20 and c not in "\t\n") or 0x7f <= o <= 0x9f or o in BIDI:
+                bad.append(f"{path}: control character U+{o:04X} at {i}")
+                break
+        if path.endswith(".csv"):
+            cells = [c for row in csv.reader(text.splitlines()) for c in row]
+            for cell in cells:
+                if cell[:1] in ("=", "+", "-", "@") and not re.fullmatch(r"-?\d+", cell):
+                    bad.append(f"{path}: a formula cell {cell!r}")
+                    break
+    if bad:
+        fail("\n".join(bad))
+
+
+{"compare": compare, "flip": flip, "clean": clean}[sys.argv[1]](*sys.argv[2:])

@@ -30,7 +30,7 @@ static void hex(const void *p, size_t n)
 static int dump(const char *path)
 {
 	struct posix_trace_event_info info;
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	size_t max = 0, sys = 0, len;
 	int fd, ret, unavailable = 0;
 	unsigned char *data;

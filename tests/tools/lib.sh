@@ -18,3 +18,15 @@ check() {
 		return 1
 	fi
 }
+
+# build_san_tool OUT [SOURCE...]: posix-trace built with ASan and UBSan,
+# the SOURCEs linked in too (they may stand in for library functions);
+# what the compiler said in OUT.err.  Run from the repository root.
+build_san_tool() {
+	local out=$1
+	shift
+	cc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer -Iinclude -Iinclude/uapi -o "$out" \
+		tools/posix-trace/*.c "$@" -Llibtrace -lposixtrace -Wl,-rpath,"$PWD/libtrace" \
+		-pthread 2>"$out.err"
+}

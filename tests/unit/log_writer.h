@@ -120,6 +120,14 @@ static inline uint32_t lw_block_at(struct lw_log *w, size_t pos, uint16_t type, 
 	return len;
 }
 
+/* Recompute the CRC of the block at @pos after a test changed it. */
+static inline void lw_reseal(struct lw_log *w, size_t pos)
+{
+	uint8_t *b = w->buf + pos;
+
+	lw_put32(b + PT_LOG_B_CRC, pt_log_crc(b, pt_le32(b + PT_LOG_B_LENGTH), PT_LOG_B_CRC));
+}
+
 /* The next block in file order (sequential) or in the metadata area. */
 static inline size_t lw_append(struct lw_log *w, uint16_t type, uint32_t count,
 			       const void *payload, uint32_t plen)

@@ -21,7 +21,9 @@
  *
  * Strings: every byte a name or data may hold comes out as valid JSON:
  * '"' and '\' escaped, control characters, DEL and bytes that are not
- * part of valid UTF-8 as \u00XX (so byte 0xNN reads back as U+00NN).
+ * part of valid UTF-8 as \u00XX (so byte 0xNN reads back as U+00NN),
+ * and the C1 and bidirectional controls of valid UTF-8 as \uXXXX (the
+ * same text, which no terminal then obeys: "-" writes to stdout).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "convert.h"
+#include "textfmt.h"
 
 struct chrome_thread {
 	uint64_t thread;
@@ -56,43 +59,11 @@ struct chrome_writer {
 	size_t npids, pid_cap;
 };
 
-/* Length of the valid UTF-8 sequence at @s (at most @n bytes), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	/* No overlong forms, no surrogates, nothing above U+10FFFF. */
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 static void json_str(struct cv_out *o, const void *p, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = p;
+	uint32_t cp;
 	size_t i, k;
 
 	cv_out_putc(o, '"');
@@ -104,8 +75,12 @@ static void json_str(struct cv_out *o, const void *p, size_t n)
 			cv_out_putc(o, (char)c);
 		} else if (c >= 0x20 && c < 0x7f) {
 			cv_out_putc(o, (char)c);
-		} else if (c >= 0x80 && (k = utf8_len(s + i, n - i))) {
-			cv_out_write(o, s + i, k);
+		} else if (c >= 0x80 && (k = tf_utf8(s + i, n - i, &cp))) {
+			/* A C1 or bidirectional control: escaped, same text. */
+			if (tf_control(cp))
+				cv_out_printf(o, "\\u%04x", (unsigned int)cp);
+			else
+				cv_out_write(o, s + i, k);
 			i += k - 1;
 		} else {
 			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };

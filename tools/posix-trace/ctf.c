@@ -418,7 +418,8 @@ static int write_metadata(struct ctf_writer *w, struct logview *lv)
 		if (w->cls[i].name)
 			w->cls[n++] = w->cls[i];
 	w->ncls = w->cls_cap = n;
-	qsort(w->cls, n, sizeof(*w->cls), cmp_class);
+	if (n)		/* a log without types: no table at all (NULL) */
+		qsort(w->cls, n, sizeof(*w->cls), cmp_class);
 	for (i = 0; i < n; i++) {
 		cv_out_printf(&o, "\nevent {\n\tname = ");
 		tsdl_str(&o, w->cls[i].name);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/posix_trace.h>
 #include "cli.h"
 #include "logview.h"
 
@@ -41,12 +42,22 @@ int lv_open(struct logview *lv, const char *path)
 	if (ret)
 		goto err_trace;
 	/*
+	 * max-data-size comes from the file: the library rejects a log whose
+	 * value the module could not have written, and this bound keeps the
+	 * sizes below from wrapping whatever the library lets through (an
+	 * event with more data is then read truncated, and says so).
 	 * System events (START and FILTER carry event sets) may hold more
 	 * than max-data-size: room for the larger, so that nothing is
 	 * truncated at read.
 	 */
+	if (lv->max_data > POSIX_TRACE_MAX_DATA_MAX)
+		lv->max_data = POSIX_TRACE_MAX_DATA_MAX;
 	if (lv->max_data < sysev)
 		lv->max_data = sysev;
+	if (lv->max_data > LV_DATA_MAX) {
+		ret = EOVERFLOW;
+		goto err_trace;
+	}
 	/* One byte more than any event holds: malloc(0) is not an error. */
 	lv->buf = malloc(lv->max_data + 1);
 	if (!lv->buf) {
@@ -84,6 +95,9 @@ int lv_next(struct logview *lv, struct lv_event *ev)
 		return -ret;
 	if (unavailable)
 		return 0;	/* a log ends: no more events */
+	/* Never more than asked: what the callers size by max_data needs it. */
+	if (len > lv->max_data)
+		return -EIO;
 	memset(ev, 0, sizeof(*ev));
 	ev->seq = lv->seq++;
 	ev->id = info.posix_event_id;
@@ -121,7 +135,7 @@ int lv_event_types(struct logview *lv,
 		   void (*fn)(trace_event_id_t id, const char *name, void *arg),
 		   void *arg)
 {
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	trace_event_id_t id;
 	int unavailable, ret;
 

@@ -25,14 +25,18 @@ struct lv_event {
 	size_t len;
 };
 
+/* Bound of logview.max_data: sizes computed from it cannot wrap. */
+#define LV_DATA_MAX	(16u << 20)
+
 struct logview {
 	trace_id_t trid;
 	int fd;
 	trace_attr_t attr;
 	struct posix_trace_status_info status;	/* as the log recorded it */
-	size_t max_data;		/* the most data an event of the log has */
+	size_t max_data;		/* the most data an event of the log has:
+					 * at most LV_DATA_MAX */
 	unsigned char *buf;
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	uint64_t seq;
 	off_t file_size;		/* for progress */
 };

@@ -10,6 +10,8 @@
  *   csv   RFC 4180 with a header row and CRLF line ends; no summary
  * TIME is CLOCK_REALTIME "seconds.nanoseconds"; hex and printable data
  * are the whole data (printable: bytes outside 0x20..0x7e as '.').
+ * Names are escaped in each format (textfmt.h, posix-trace(1)): a log may
+ * be anyone's, and its names must not drive a terminal or a spreadsheet.
  * --filter keeps only the events of the named types; the summary counts
  * what is shown.
  */
@@ -45,13 +47,16 @@ static void usage(FILE *f)
 	      "                 type, overrun and full status of stream and log)\n"
 	      "  --format json  JSON Lines: one object per event with \"type\":\"event\",\n"
 	      "                 then one object with \"type\":\"summary\"\n"
-	      "  --format csv   RFC 4180, header row, CRLF line ends; no summary\n"
+	      "  --format csv   RFC 4180, header row, CRLF line ends; no summary; a\n"
+	      "                 ' before a cell that would begin with =, +, -, @ or '\n"
 	      "  --filter NAME,...  show only the events of these types (the summary\n"
 	      "                 counts the events shown)\n"
 	      "  -h, --help\n"
 	      "\n"
 	      "TIME is CLOCK_REALTIME seconds.nanoseconds; data is shown whole, in hex\n"
-	      "and as text with every byte outside 0x20..0x7e as '.'.\n"
+	      "and as text with every byte outside 0x20..0x7e as '.'.  Control\n"
+	      "characters and bytes that are not UTF-8 in names are escaped: \\xNN in\n"
+	      "text and CSV, \\uXXXX in JSON.\n"
 	      "Exit status: 0, 1 if LOG cannot be read, 2 for bad usage.\n", f);
 }
 
@@ -141,10 +146,43 @@ static void count(struct summary *s, const struct lv_event *ev)
 	s->per_id[ev->id < NR_IDS - 1 ? ev->id : NR_IDS - 1]++;
 }
 
-static long long span_ns(const struct summary *s)
+/* last - first, as a sign and a magnitude: a log's timestamps may be
+ * anything, and 2^64 ns do not fit a signed 64-bit count of ns. */
+struct span {
+	bool neg;
+	uint64_t sec;
+	long nsec;
+};
+
+static struct span span_of(const struct summary *s)
 {
-	return (long long)(s->last.tv_sec - s->first.tv_sec) * 1000000000LL +
-	       (s->last.tv_nsec - s->first.tv_nsec);
+	const struct timespec *a = &s->first, *b = &s->last, *t;
+	struct span r;
+
+	r.neg = b->tv_sec < a->tv_sec ||
+		(b->tv_sec == a->tv_sec && b->tv_nsec < a->tv_nsec);
+	if (r.neg) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	/* b >= a: the difference is below 2^64 s, exact modulo 2^64. */
+	r.sec = (uint64_t)b->tv_sec - (uint64_t)a->tv_sec;
+	r.nsec = b->tv_nsec - a->tv_nsec;
+	if (r.nsec < 0) {
+		r.nsec += 1000000000L;
+		r.sec--;
+	}
+	return r;
+}
+
+/* The span in ns as an exact JSON integer, however large. */
+static void span_json(const struct span *sp)
+{
+	if (sp->sec)
+		printf("%s%" PRIu64 "%09ld", sp->neg ? "-" : "", sp->sec, sp->nsec);
+	else
+		printf("%s%ld", sp->neg ? "-" : "", sp->nsec);
 }
 
 static const char *id_name(struct logview *lv, unsigned int id, char *buf)
@@ -162,16 +200,16 @@ static const char *yes_no(int v)
 static void summary_text(struct logview *lv, const struct summary *s)
 {
 	const struct posix_trace_status_info *st = &lv->status;
-	char name[TRACE_EVENT_NAME_MAX], ts[TF_TS_LEN];
-	long long span = span_ns(s);
+	char name[TRACE_EVENT_NAME_MAX + 1], ts[TF_TS_LEN];
+	struct span span = span_of(s);
 	unsigned int id;
 
 	printf("# events: %llu\n", s->events);
 	if (s->events) {
 		printf("# first: %s\n", tf_ts(ts, &s->first));
 		printf("# last: %s\n", tf_ts(ts, &s->last));
-		printf("# span: %s%lld.%09lld s\n", span < 0 ? "-" : "",
-		       llabs(span) / 1000000000LL, llabs(span) % 1000000000LL);
+		printf("# span: %s%" PRIu64 ".%09ld s\n", span.neg ? "-" : "", span.sec,
+		       span.nsec);
 	}
 	for (id = 0; id < NR_IDS; id++) {
 		if (!s->per_id[id])
@@ -196,15 +234,17 @@ static const char *json_bool(int v)
 static void summary_json(struct logview *lv, const struct summary *s)
 {
 	const struct posix_trace_status_info *st = &lv->status;
-	char name[TRACE_EVENT_NAME_MAX], ts[TF_TS_LEN];
+	char name[TRACE_EVENT_NAME_MAX + 1], ts[TF_TS_LEN];
+	struct span span;
 	const char *sep = "";
 	unsigned int id;
 
 	printf("{\"type\":\"summary\",\"events\":%llu", s->events);
 	if (s->events) {
 		printf(",\"first\":\"%s\"", tf_ts(ts, &s->first));
-		printf(",\"last\":\"%s\",\"span_ns\":%lld", tf_ts(ts, &s->last),
-		       span_ns(s));
+		printf(",\"last\":\"%s\",\"span_ns\":", tf_ts(ts, &s->last));
+		span = span_of(s);
+		span_json(&span);
 	}
 	fputs(",\"per_type\":[", stdout);
 	for (id = 0; id < NR_IDS; id++) {
@@ -234,7 +274,7 @@ static int report(struct logview *lv, const char *path, enum format fmt,
 		  const struct namelist *show)
 {
 	struct summary *s = calloc(1, sizeof(*s));
-	char *txt = malloc(lv->max_data + 1);
+	char *txt = malloc(lv->max_data + 1);	/* <= LV_DATA_MAX + 1 */
 	unsigned long long bytes = 0;
 	struct progress pr;
 	struct lv_event ev;

@@ -2,12 +2,15 @@
 /*
  * Writing names, data and timestamps for posix-trace report and stat, in
  * text, JSON and CSV (RFC 4180) alike.  Event and trace names are any
- * bytes but NUL: each format escapes them its own way.
+ * bytes but NUL: each format escapes them its own way (and convert's
+ * Chrome JSON shares the UTF-8 rules below).
  */
 #ifndef PT_TEXTFMT_H
 #define PT_TEXTFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -19,12 +22,29 @@ const char *tf_ts(char *buf, const struct timespec *ts);
 void tf_hex(FILE *f, const unsigned char *p, size_t n, const char *sep);
 /* Data as ASCII, every byte outside 0x20..0x7e as '.'. */
 void tf_printable(FILE *f, const unsigned char *p, size_t n);
-/* A name on one text line: control bytes, DEL and '\' as \xNN. */
+/*
+ * Names come from the log, which may be anyone's: whatever a terminal
+ * would obey (C0 and C1 controls, DEL; the C1 ones raw or in UTF-8, such
+ * as the 8-bit CSI 0x9b and U+009B) or that reorders what is shown (the
+ * bidirectional controls) never goes out as is.
+ */
+/* A name on one text line: control characters, bytes that are not valid
+ * UTF-8 and '\' as \xNN, each byte; valid UTF-8 otherwise as is. */
 void tf_text(FILE *f, const char *s);
-/* A JSON string with its quotes; bytes that are not valid UTF-8 become
- * U+FFFD, so the output is always valid JSON. */
+/* A JSON string with its quotes: control characters as \uXXXX; bytes
+ * that are not valid UTF-8 become U+FFFD, so the output is always valid
+ * JSON. */
 void tf_json(FILE *f, const char *s, size_t n);
-/* A CSV field, quoted (quotes doubled) when it holds ',', '"', CR or LF. */
+/* A CSV field: the bytes escaped as tf_text() does; a ' before a first
+ * character =, +, -, @ or ' (spreadsheets take the others for formulas:
+ * remove one leading ' to read the value); quoted, quotes doubled, when it
+ * holds ',' or '"'. */
 void tf_csv(FILE *f, const char *s, size_t n);
+
+/* Length of the valid UTF-8 sequence at @p (at most @n bytes) and its
+ * code point in *@cp; 0 if @p does not start one. */
+size_t tf_utf8(const unsigned char *p, size_t n, uint32_t *cp);
+/* A code point a terminal obeys, or a bidirectional control. */
+bool tf_control(uint32_t cp);
 
 #endif

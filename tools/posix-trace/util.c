@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Messages and progress for posix-trace(1). */
+#include <limits.h>
 #include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +34,14 @@ void progress_start(struct progress *p, const char *what, unsigned long long tot
 	p->last_ns = 0;
 }
 
+/* 100 * @done / @total without overflow, whatever the file size. */
+static unsigned long long percent(unsigned long long done, unsigned long long total)
+{
+	if (total > ULLONG_MAX / 100)
+		return done / (total / 100);
+	return 100 * done / total;
+}
+
 void progress_update(struct progress *p, unsigned long long done)
 {
 	long long t;
@@ -45,7 +54,7 @@ void progress_update(struct progress *p, unsigned long long done)
 		return;
 	p->last_ns = t;
 	if (p->total)
-		fprintf(stderr, "\r%s: %llu%%", p->what, 100 * done / p->total);
+		fprintf(stderr, "\r%s: %llu%%", p->what, percent(done, p->total));
 	else
 		fprintf(stderr, "\r%s: %llu", p->what, done);
 }
