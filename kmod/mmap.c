@@ -30,23 +30,29 @@ static int pt_vma_readonly(struct vm_area_struct *vma)
  * want.  So the mapping is wiped on fork and each process faults in its
  * own page.  Only the process itself: a debugger reading its memory gets
  * nothing rather than its own page mapped there.
+ *
+ * The page is handed to the fault path (vmf->page), never inserted with
+ * vm_insert_page(): that marks the area VM_MIXEDMAP, and fork() copies
+ * the page tables of such an area, so a process that cleared
+ * VM_WIPEONFORK with madvise(MADV_KEEPONFORK) would give its child its
+ * own page.  A plain shared file area without an anon_vma is never
+ * copied: the child faults here and gets its own page.
  */
 static vm_fault_t pt_proc_fault(struct vm_fault *vmf)
 {
 	struct pt_proc *proc;
-	int ret;
+	struct page *page;
 
 	if (current->mm != vmf->vma->vm_mm || vmf->pgoff)
 		return VM_FAULT_SIGBUS;
 	proc = pt_proc_get_or_create(task_tgid(current));
 	if (!proc)
 		return VM_FAULT_OOM;
-	ret = vm_insert_page(vmf->vma, vmf->address & PAGE_MASK,
-			     virt_to_page(proc->page));
+	page = virt_to_page(proc->page);
+	get_page(page);		/* the page table's reference */
 	pt_proc_put(proc);
-	if (ret && ret != -EBUSY)	/* -EBUSY: another thread mapped it */
-		return vmf_error(ret);
-	return VM_FAULT_NOPAGE;
+	vmf->page = page;
+	return 0;
 }
 
 static const struct vm_operations_struct pt_proc_vm_ops = {
@@ -110,14 +116,14 @@ static int pt_mmap_proc(struct vm_area_struct *vma)
 	ret = pt_vma_readonly(vma);
 	if (ret)
 		return ret;
+	/* Made now, so that ENOMEM fails the mmap(), not the first read. */
 	proc = pt_proc_get_or_create(task_tgid(current));
 	if (!proc)
 		return -ENOMEM;
+	pt_proc_put(proc);
 	pt_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_WIPEONFORK);
 	vma->vm_ops = &pt_proc_vm_ops;
-	ret = vm_insert_page(vma, vma->vm_start, virt_to_page(proc->page));
-	pt_proc_put(proc);
-	return ret;
+	return 0;
 }
 
 static int pt_mmap_stream(struct vm_area_struct *vma, u32 trid,

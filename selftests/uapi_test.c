@@ -629,6 +629,42 @@ TEST_F(uapi, madvise_cannot_make_a_stream_or_lane_mapping_inheritable)
 }
 
 /*
+ * The status page, told to be kept on fork (MADV_KEEPONFORK clears its
+ * VM_WIPEONFORK), shared or private: the child, which nothing traces,
+ * reads a page with no slot, never its parent's, where the fixture's
+ * stream has one.  Before the fix the page was inserted with
+ * vm_insert_page(), fork() copied the page table of that VM_MIXEDMAP area,
+ * and the child read its parent's page (issue 19, found by fuzz_test).
+ */
+TEST_F(uapi, a_status_page_kept_on_fork_shows_the_child_its_own_page)
+{
+	const int flags[] = { MAP_SHARED, MAP_PRIVATE };
+	struct posix_trace_proc_page *pg;
+	unsigned int i;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_START, self->c.trid));
+	for (i = 0; i < 2; i++) {
+		pg = mmap(NULL, 4096, PROT_READ, flags[i], self->fd, 0);
+		ASSERT_NE(MAP_FAILED, pg);
+		ASSERT_EQ(0, madvise(pg, 4096, MADV_KEEPONFORK));
+		ASSERT_LE(1u, *(volatile __u32 *)&pg->nr_slots);	/* in the page table */
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			_exit(*(volatile __u32 *)&pg->nr_slots == 0 ? 0 : 1);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status)) {
+			TH_LOG("%s mapping: the child read its parent's page",
+			       flags[i] == MAP_SHARED ? "shared" : "private");
+		}
+		munmap(pg, 4096);
+	}
+}
+
+/*
  * A process the stream does not trace, mapping one of its lanes: the same
  * answer whatever the length, and the same as for a stream that does not
  * exist.  Before the fix the right length gave EACCES and every other
