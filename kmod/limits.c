@@ -115,15 +115,59 @@ void pt_user_uncharge(struct pt_user *u, enum pt_res res, unsigned long n)
 }
 
 /*
- * Memory for a new stream: streams already shut down may still be on
- * their way to being freed (RCU, pt_wq); let them finish before saying
- * ENOMEM, so a caller that shut a stream down can use its memory again.
- * Process context, no lock held.
+ * Releases on their way: released streams not freed yet (an RCU grace
+ * period, then pt_wq), and shutdowns of exited or exec'd controllers
+ * queued on pt_wq when their task_work could not be used.  A caller that
+ * finds a limit reached waits for them, so that one that shut a stream
+ * down or reaped its child finds the slot and the memory free again.  It
+ * waits killably and PT_RELEASE_WAIT at most: other users' streams are
+ * released all the time on a busy machine, and a queued shutdown waits up
+ * to PT_LOG_EXIT_WAIT (10 s) for a log that does not take its data.  So
+ * never flush_workqueue(pt_wq), which waits uninterruptibly for all of it.
  */
+#define PT_RELEASE_WAIT	HZ
+static atomic_t pt_releasing = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(pt_released_wq);
+
+void pt_release_begin(void)
+{
+	atomic_inc(&pt_releasing);
+}
+
+void pt_release_end(void)
+{
+	atomic_dec(&pt_releasing);
+	wake_up_all(&pt_released_wq);
+}
+
+/*
+ * Wait until @charge(@u, @n) succeeds, or no release is on its way; true if
+ * it succeeded.  Attach frees (call_rcu) drop stream references, so a
+ * stream shut down just now is released after a grace period: wait for
+ * those first.  Process context, no lock held.
+ */
+bool pt_wait_released(bool (*charge)(struct pt_user *, unsigned long),
+		      struct pt_user *u, unsigned long n)
+{
+	bool done = false;
+
+	might_sleep();
+	rcu_barrier();
+	wait_event_killable_timeout(pt_released_wq,
+				    (done = charge(u, n)) ||
+				    !atomic_read(&pt_releasing),
+				    PT_RELEASE_WAIT);
+	return done || charge(u, n);
+}
+
+static bool pt_user_charge_mem(struct pt_user *u, unsigned long bytes)
+{
+	return pt_user_charge(u, PT_RES_MEMORY, bytes);
+}
+
+/* Memory for a new stream, after releases on their way if need be. */
 bool pt_user_charge_memory(struct pt_user *u, unsigned long bytes)
 {
-	if (pt_user_charge(u, PT_RES_MEMORY, bytes))
-		return true;
-	pt_flush_frees();
-	return pt_user_charge(u, PT_RES_MEMORY, bytes);
+	return pt_user_charge_mem(u, bytes) ||
+	       pt_wait_released(pt_user_charge_mem, u, bytes);
 }

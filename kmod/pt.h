@@ -71,6 +71,10 @@ struct pt_user *pt_user_current(void);
 void pt_user_put(struct pt_user *u);
 bool pt_user_charge(struct pt_user *u, enum pt_res res, unsigned long n);
 bool pt_user_charge_memory(struct pt_user *u, unsigned long bytes);
+void pt_release_begin(void);
+void pt_release_end(void);
+bool pt_wait_released(bool (*charge)(struct pt_user *, unsigned long),
+		      struct pt_user *u, unsigned long n);
 void pt_user_uncharge(struct pt_user *u, enum pt_res res, unsigned long n);
 
 /* mem.c */
@@ -316,7 +320,6 @@ struct pt_attach {
 /* stream.c */
 struct pt_stream *pt_stream_find(u32 trid);
 struct pt_stream *pt_stream_lookup(u32 trid);
-void pt_flush_frees(void);
 void pt_stream_put(struct pt_stream *s);
 int pt_stream_create(struct posix_trace_create *args, struct pid *target);
 int pt_attach(struct pt_stream *s, struct pt_proc *proc);

@@ -63,6 +63,7 @@ static void pt_stream_free_work(struct work_struct *work)
 	put_pid(s->owner);
 	kfree(s);
 	pt_stat_dec(PT_STAT_STREAMS);
+	pt_release_end();
 	/*
 	 * Last: the module stays until every stream is freed.  Module exit
 	 * destroys pt_wq, which waits for this function to return.
@@ -74,6 +75,7 @@ static void pt_stream_release(struct kref *ref)
 {
 	struct pt_stream *s = container_of(ref, struct pt_stream, ref);
 
+	pt_release_begin();	/* its memory comes back in the work */
 	INIT_RCU_WORK(&s->free_work, pt_stream_free_work);
 	queue_rcu_work(pt_wq, &s->free_work);
 }
@@ -286,10 +288,10 @@ static int pt_create_checks(const struct posix_trace_create *args)
 	return 0;
 }
 
-static bool pt_stream_try_reserve(struct pt_user *user)
+static bool pt_stream_try_reserve(struct pt_user *user, unsigned long n)
 {
 	if (atomic_inc_return(&pt_nr_streams) <= pt_max_streams) {
-		if (pt_user_charge(user, PT_RES_STREAMS, 1))
+		if (pt_user_charge(user, PT_RES_STREAMS, n))
 			return true;
 	}
 	atomic_dec(&pt_nr_streams);
@@ -304,32 +306,16 @@ static void pt_stream_unreserve(struct pt_user *user)
 
 /*
  * Count the new stream against TRACE_SYS_MAX and the user's
- * max_streams_per_user.  Streams of controllers that already exited are
- * shut down by queued work; finish that work before saying EAGAIN, so a
- * caller that reaped its child sees the slot free.
+ * max_streams_per_user, once releases on their way are done
+ * (pt_wait_released()).  -EINTR if killed while waiting for them.
  */
 static int pt_stream_reserve_slot(struct pt_user *user)
 {
-	if (pt_stream_try_reserve(user))
+	if (pt_stream_try_reserve(user, 1))
 		return 0;
-	flush_workqueue(pt_wq);
-	return pt_stream_try_reserve(user) ? 0 : -EAGAIN;
-}
-
-/*
- * Let streams already released finish freeing: attach frees (call_rcu)
- * drop stream references, whose release queues rcu_work, which needs one
- * more grace period before it is queued.  Slow: only for failing paths,
- * and the grace periods only while some shut-down stream is not freed.
- */
-void pt_flush_frees(void)
-{
-	flush_workqueue(pt_wq);	/* exit work shuts streams down */
-	if (atomic_read(&pt_stats[PT_STAT_STREAMS]) == pt_nr_active_streams())
-		return;
-	rcu_barrier();
-	rcu_barrier();
-	flush_workqueue(pt_wq);
+	if (pt_wait_released(pt_stream_try_reserve, user, 1))
+		return 0;
+	return fatal_signal_pending(current) ? -EINTR : -EAGAIN;
 }
 
 /* Does the group of @tgid control a stream? */
