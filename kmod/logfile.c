@@ -26,8 +26,14 @@
 #define PT_LOG_GENVERSION	"posix-trace-1.0"	/* = libtrace's */
 #define PT_LOG_BLOCK_MAGIC	0x4b425450u		/* "PTBK" */
 #define PT_LOG_BLOCK_DEFAULT	(64u << 10)
-/* A pipe or socket that takes nothing for this long fails the flush. */
+/*
+ * A full pipe or socket is tried again after 5 ms, then twice as long each
+ * time up to 100 ms: a reader that stopped costs the machine 10 worker
+ * wake-ups a second per log, not 200, however many such logs a user
+ * makes; one that only paused is served again within 100 ms.
+ */
 #define PT_LOG_RETRY_MS		5
+#define PT_LOG_RETRY_MAX_MS	100
 
 /* <trace.h> values written in the STATUS block. */
 #define PT_LOG_RUNNING		1
@@ -210,6 +216,8 @@ static ssize_t pt_logf_write_as_creator(struct pt_log *log, const void *buf,
 static int pt_logf_write(struct pt_log *log, const void *buf, size_t len,
 			 u64 pos)
 {
+	unsigned int wait_ms = PT_LOG_RETRY_MS;
+
 	while (len) {
 		ssize_t n = pt_logf_write_as_creator(log, buf, len, pos);
 
@@ -220,13 +228,15 @@ static int pt_logf_write(struct pt_log *log, const void *buf, size_t len,
 			if (time_after(jiffies, log->deadline) ||
 			    (READ_ONCE(log->finishing) && !log->final))
 				return -EIO;
-			msleep(PT_LOG_RETRY_MS);
+			msleep(wait_ms);
+			wait_ms = min(2 * wait_ms, PT_LOG_RETRY_MAX_MS);
 			continue;
 		}
 		if (n < 0)
 			return n;
 		if (n == 0)
 			return -EIO;
+		wait_ms = PT_LOG_RETRY_MS;
 		buf += n;
 		len -= n;
 		pos += n;
