@@ -23,6 +23,12 @@
 #define FZ_MAX_PROCS		16
 #define FZ_MAX_THREADS		8
 #define FZ_STEP_BOUND_MS	15000	/* > the 5 s stall of a log write */
+/* The watchdog's: a step that has not returned after this hangs.  Each
+ * operation of a step that may wait has its own, tighter bound (a blocked
+ * log's flush 5 s, a controller's exit 10 s, FA_BLOCK_BOUND_MS); a step
+ * may do several of them, one after the other, on a machine TCG slows.
+ */
+#define FZ_WATCHDOG_MS		30000
 #define FZ_SETTLE_MS		10000
 #define FZ_FDS			4
 #define FZ_STREAMS		8
@@ -139,6 +145,8 @@ struct fz_thr {
 	long step;
 	const char *op;
 	atomic_ullong busy_since;	/* CLOCK_MONOTONIC ns, 0 between steps */
+	atomic_int tid;			/* for the watchdog's report */
+	atomic_int variant;		/* the step's last fz_note() */
 	unsigned char *arena;		/* FZ_ARENA_PAGES pages */
 	unsigned char *scratch;		/* page 1 of the arena */
 };

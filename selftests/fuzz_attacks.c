@@ -632,6 +632,47 @@ static const char *fa_where(pid_t pid)
 	return buf;
 }
 
+/* Where each thread of process @pid is (root only): "tid state stack"
+ * per thread, '|' between frames, in a static buffer.
+ */
+static const char *fa_where_threads(pid_t pid)
+{
+	static __thread char buf[1200];
+	char path[64], one[400];
+	struct dirent *de;
+	size_t len = 0;
+	ssize_t n;
+	DIR *dir;
+	int fd, i;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return buf;
+	while ((de = readdir(dir)) && len < sizeof(buf) - 64) {
+		int tid = atoi(de->d_name);
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", (int)pid, tid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? 0 : read(fd, one, sizeof(one) - 1);
+		if (fd >= 0)
+			close(fd);
+		one[n > 0 ? n : 0] = '\0';
+		for (i = 0; one[i]; i++)
+			if (one[i] == '\n')
+				one[i] = '|';
+		len += snprintf(buf + len, sizeof(buf) - len, "[%d %c: %s] ", tid,
+				pt_proc_state(tid), one);
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+	}
+	closedir(dir);
+	return buf;
+}
+
 /* The tree is gone: shut our stream on it down. */
 static void fa_tree_done(struct fz_tree *tr)
 {
@@ -1299,8 +1340,9 @@ static void fa_wait_exit(pid_t pid, unsigned int ms, const char *what, int varia
 		fz_check_status(what, pid, status);
 		return;
 	}
-	fz_bad("seed %llu: %s %d has not exited after %u ms (state %c, variant %d)",
-	       (unsigned long long)fz_seed, what, (int)pid, ms, pt_proc_state(pid), variant);
+	fz_bad("seed %llu: %s %d has not exited after %u ms (state %c, variant %d; %s)",
+	       (unsigned long long)fz_seed, what, (int)pid, ms, pt_proc_state(pid), variant,
+	       fa_where_threads(pid));
 	fa_kill_reap(pid);
 }
 
@@ -1698,14 +1740,53 @@ static void __attribute__((noreturn)) fa_setid_controller(const struct fa_setid 
 	_exit(0);
 }
 
+/*
+ * Root only: the stacks of the processes and kernel workers that are in
+ * the module or a pipe, when a create has not returned (which log worker
+ * it waits for, and what that one is doing).
+ */
+static void fa_where_module(void)
+{
+	char path[64], buf[2048];
+	DIR *d = opendir("/proc");
+	int fd, i, n, shown = 0;
+	struct dirent *de;
+
+	while (d && (de = readdir(d)) && shown < 12) {
+		int pid = atoi(de->d_name);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		if (!strstr(buf, "posix_trace") && !strstr(buf, "pipe_write"))
+			continue;
+		for (i = 0; i < n; i++)
+			if (buf[i] == '\n')
+				buf[i] = '|';
+		fprintf(stderr, "# where %d %c: %s\n", pid, pt_proc_state(pid), buf);
+		shown++;
+	}
+	if (d)
+		closedir(d);
+}
+
 static void fa_setid_judge(const struct fa_setid *s, pid_t ctl, int variant)
 {
 	int status;
 
 	if (!fa_reap(ctl, FA_BLOCK_BOUND_MS, &status)) {
-		fz_bad("seed %llu: a create racing an exec has not returned after %d ms (state %c, variant %d)",
+		fz_bad("seed %llu: a create racing an exec has not returned after %d ms (state %c, variant %d; %s)",
 		       (unsigned long long)fz_seed, FA_BLOCK_BOUND_MS, pt_proc_state(ctl),
-		       variant);
+		       variant, fa_where(ctl));
+		fa_where_module();
 		fa_kill_reap(ctl);
 		return;
 	}
@@ -1761,6 +1842,7 @@ void op_setid(struct fz_thr *t)
 	struct fa_setid s = { 0 };
 	struct fa_race_pipes rp;
 	pid_t target, ctl = -1;
+	bool raced = false;
 	int variant;
 
 	t->op = "create racing a set-ID exec";
@@ -1796,10 +1878,17 @@ void op_setid(struct fz_thr *t)
 		fa_put(s.c_first ? rp.go_c[1] : rp.go_t[1]);
 		fa_put(s.c_first ? rp.go_t[1] : rp.go_c[1]);
 		atomic_fetch_add(&sh->fa.races, 1);
+		raced = true;
 	}
-	fa_close(&rp.go_c[1]);	/* a controller that missed it ends */
-	if (ctl > 0)
+	fa_close(&rp.go_c[1]);
+	/* A controller that missed the start is killed: the end of go_c it
+	 * waits on may be held open by a child another thread forked
+	 * meanwhile, so it might not see EOF.
+	 */
+	if (ctl > 0 && raced)
 		fa_setid_judge(&s, ctl, variant);
+	else if (ctl > 0)
+		fa_kill_reap(ctl);
 	fa_kill_reap(target);
 out:
 	fa_race_close(&rp);
@@ -2401,6 +2490,7 @@ static void __attribute__((noreturn)) fa_block_controller(struct fa_block *b, in
 
 static void fa_block_exit(struct fa_sink *k, struct fa_block *b, bool flushing)
 {
+	bool go_given = false;
 	int ready[2], go[2];
 	uint64_t t0;
 	pid_t ctl;
@@ -2419,12 +2509,16 @@ static void fa_block_exit(struct fa_sink *k, struct fa_block *b, bool flushing)
 	if (ctl > 0 && fa_get(ready[0], FZ_STEP_BOUND_MS / 3)) {
 		fa_sink_block(k);
 		fa_put(go[1]);
+		go_given = true;
 	}
 	close(go[1]);
 	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	if (ctl > 0)
+	/* One that never got the go is killed (see op_setid()). */
+	if (ctl > 0 && !go_given)
+		fa_kill_reap(ctl);
+	else if (ctl > 0)
 		fa_wait_exit(ctl, FA_BLOCK_BOUND_MS, "controller of a blocked log", b->variant);
-	if (ctl > 0)
+	if (ctl > 0 && go_given)
 		fa_blocked(t0, "the exit of a controller with a blocked log", b->variant);
 	close(go[0]);
 	close(ready[0]);

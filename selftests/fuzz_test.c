@@ -25,7 +25,7 @@
  * twice for FUZZ_DET_STEPS steps and compares the digests.
  *
  * Fails on: a crash of any process of ours other than by our own SIGKILL,
- * a step that does not return within FZ_STEP_BOUND_MS (watchdog thread),
+ * a step that does not return within FZ_WATCHDOG_MS (watchdog thread),
  * an unknown command that is not ENOTTY, a read-only region that can be
  * made writable, what fuzz_attacks.c checks (bounded calls and exits, a
  * flusher that never goes back, no create attached after a set-ID exec,
@@ -41,6 +41,7 @@
 #include <dlfcn.h>
 #include <ucontext.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "fuzz.h"
 
@@ -156,6 +157,7 @@ void fz_note(struct fz_thr *t, int op, int ret)
 	uint64_t v = ((uint64_t)(unsigned int)op << 32) | (unsigned int)ret;
 	int i;
 
+	atomic_store(&t->variant, ret);
 	if (fz_trace)
 		fprintf(stderr, "fz-trace %ld %s %d %d\n", t->step,
 			t->op ? t->op : "-", op, ret);
@@ -1616,6 +1618,7 @@ static void *fz_thread_main(void *arg)
 	struct fz_run *run = fz_cur_run;
 
 	fz_self = t;
+	atomic_store(&t->tid, (int)syscall(SYS_gettid));
 	while (!atomic_load(&sh->stop)) {
 		if (run->end_ns && pt_now_ns(CLOCK_MONOTONIC) >= run->end_ns)
 			break;
@@ -1626,7 +1629,29 @@ static void *fz_thread_main(void *arg)
 	return NULL;
 }
 
-/* Every step returns within FZ_STEP_BOUND_MS, or the run fails. */
+/* The kernel stack of our thread @tid, '|' between frames (root only). */
+static const char *fz_thread_stack(int tid)
+{
+	static char buf[600];
+	char path[64];
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stack", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return "no stack";
+	buf[n] = '\0';
+	for (i = 0; i < n; i++)
+		if (buf[i] == '\n')
+			buf[i] = '|';
+	return buf;
+}
+
+/* Every step returns within FZ_WATCHDOG_MS, or the run fails. */
 static void *fz_watchdog_main(void *arg)
 {
 	struct fz_run *run = arg;
@@ -1639,11 +1664,13 @@ static void *fz_watchdog_main(void *arg)
 			since = atomic_load(&run->thr[i].busy_since);
 			now = pt_now_ns(CLOCK_MONOTONIC);
 			if (since && now > since &&
-			    now - since > FZ_STEP_BOUND_MS * 1000000ULL) {
-				fz_bad("seed %llu: process %d thread %d step %ld (%s) hangs for %llu ms",
+			    now - since > FZ_WATCHDOG_MS * 1000000ULL) {
+				fz_bad("seed %llu: process %d thread %d step %ld (%s, last note %d) hangs for %llu ms; %s",
 				       (unsigned long long)fz_seed, run->p->idx, i,
 				       run->thr[i].step, run->thr[i].op,
-				       (unsigned long long)((now - since) / 1000000));
+				       atomic_load(&run->thr[i].variant),
+				       (unsigned long long)((now - since) / 1000000),
+				       fz_thread_stack(atomic_load(&run->thr[i].tid)));
 				atomic_store(&sh->stop, 1);
 				return NULL;
 			}
