@@ -76,13 +76,8 @@ void pt_lifecycle_exit(struct task_struct *task)
 		goto out_put;
 	if (!pt_tw_add(task, &proc->exit_tw, pt_exit_tw, TWA_NONE))
 		return;		/* the callback has our reference */
-	/* Counted after the queueing (the work may end first, which only
-	 * makes the count go below 0 for a while): no wake-up from here.
-	 */
-	if (queue_work(pt_wq, &proc->exit_work)) {
-		pt_release_begin();	/* creates may wait for the shutdowns */
-		return;		/* the work has our reference */
-	}
+	if (queue_work(pt_wq, &proc->exit_work))
+		return;		/* so has the work */
 out_put:
 	pt_proc_put(proc);
 }
@@ -129,10 +124,8 @@ void pt_lifecycle_exec(struct task_struct *task, bool raised)
 	if (!pt_tw_add(task, &proc->exec_tw, pt_exec_tw, TWA_RESUME))
 		return;		/* the callback has our reference */
 	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
-	if (queue_work(pt_wq, &proc->exec_work)) {
-		pt_release_begin();	/* as in pt_lifecycle_exit() */
+	if (queue_work(pt_wq, &proc->exec_work))
 		return;
-	}
 out_put:
 	pt_proc_put(proc);
 }

@@ -115,39 +115,39 @@ void pt_user_uncharge(struct pt_user *u, enum pt_res res, unsigned long n)
 }
 
 /*
- * Releases on their way: released streams not freed yet (an RCU grace
- * period, then pt_wq), and shutdowns of exited or exec'd controllers
- * queued on pt_wq when their task_work could not be used.  A caller that
- * finds a limit reached waits for them, so that one that shut a stream
- * down or reaped its child finds the slot and the memory free again.  It
- * waits killably and PT_RELEASE_WAIT at most: other users' streams are
- * released all the time on a busy machine, and a queued shutdown waits up
- * to PT_LOG_EXIT_WAIT (10 s) for a log that does not take its data.  So
- * never flush_workqueue(pt_wq), which waits uninterruptibly for all of it.
+ * Memory comes back when a stream is freed, an RCU grace period and a
+ * work item after its last reference (stream.c), so a caller that shut a
+ * stream down and creates another at once would find it still charged.
+ * A charge that fails waits for the user's own streams on their way to
+ * being freed (@releasing), killably and PT_RELEASE_WAIT at most; never
+ * for other users' (a busy machine frees streams all the time) and never
+ * with flush_workqueue(pt_wq), which would wait uninterruptibly behind
+ * every user's work.
  */
-#define PT_RELEASE_WAIT	HZ
-static atomic_t pt_releasing = ATOMIC_INIT(0);
+#define PT_RELEASE_WAIT	(10 * HZ)
 static DECLARE_WAIT_QUEUE_HEAD(pt_released_wq);
 
-void pt_release_begin(void)
+/* A stream of @u was released (any context). */
+void pt_release_begin(struct pt_user *u)
 {
-	atomic_inc(&pt_releasing);
+	atomic_inc(&u->releasing);
 }
 
-void pt_release_end(void)
+/* ...and is freed, its memory given back (process context). */
+void pt_release_end(struct pt_user *u)
 {
-	atomic_dec(&pt_releasing);
+	atomic_dec(&u->releasing);
 	wake_up_all(&pt_released_wq);
 }
 
 /*
- * Wait until @charge(@u, @n) succeeds, or no release is on its way; true if
- * it succeeded.  Attach frees (call_rcu) drop stream references, so a
- * stream shut down just now is released after a grace period: wait for
- * those first.  Process context, no lock held.
+ * Wait until @charge(@u, @n) succeeds, or none of @u's streams is on its
+ * way to being freed; true if it succeeded.  Attach frees (call_rcu)
+ * drop stream references, so a stream shut down just now is released
+ * after a grace period: wait for those first.  Process context, no lock.
  */
-bool pt_wait_released(bool (*charge)(struct pt_user *, unsigned long),
-		      struct pt_user *u, unsigned long n)
+static bool pt_wait_released(bool (*charge)(struct pt_user *, unsigned long),
+			     struct pt_user *u, unsigned long n)
 {
 	bool done = false;
 
@@ -155,7 +155,7 @@ bool pt_wait_released(bool (*charge)(struct pt_user *, unsigned long),
 	rcu_barrier();
 	wait_event_killable_timeout(pt_released_wq,
 				    (done = charge(u, n)) ||
-				    !atomic_read(&pt_releasing),
+				    !atomic_read(&u->releasing),
 				    PT_RELEASE_WAIT);
 	return done || charge(u, n);
 }

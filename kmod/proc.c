@@ -412,7 +412,6 @@ static void pt_proc_exit_work(struct work_struct *work)
 
 	pt_proc_exit_job(proc);
 	pt_proc_put(proc);	/* the work item's reference */
-	pt_release_end();
 }
 
 /* Fallback of the exec task_work (lifecycle.c): a controller that execs
@@ -425,7 +424,6 @@ static void pt_proc_exec_work(struct work_struct *work)
 
 	pt_shutdown_owned_by(proc->tgid);
 	pt_proc_put(proc);
-	pt_release_end();
 }
 
 /* Module unload: no stream and no open file is left, so nothing but the

@@ -65,16 +65,15 @@ struct pt_user {
 	struct hlist_node hnode;
 	kuid_t uid;
 	atomic_long_t used[PT_RES_NR];
+	atomic_t releasing;	/* streams released, not freed yet */
 };
 
 struct pt_user *pt_user_current(void);
 void pt_user_put(struct pt_user *u);
 bool pt_user_charge(struct pt_user *u, enum pt_res res, unsigned long n);
 bool pt_user_charge_memory(struct pt_user *u, unsigned long bytes);
-void pt_release_begin(void);
-void pt_release_end(void);
-bool pt_wait_released(bool (*charge)(struct pt_user *, unsigned long),
-		      struct pt_user *u, unsigned long n);
+void pt_release_begin(struct pt_user *u);
+void pt_release_end(struct pt_user *u);
 void pt_user_uncharge(struct pt_user *u, enum pt_res res, unsigned long n);
 
 /* mem.c */

@@ -54,6 +54,7 @@ static void pt_stream_free_work(struct work_struct *work)
 	vfree(s->cons);
 	if (s->user) {
 		pt_user_uncharge(s->user, PT_RES_MEMORY, s->charged);
+		pt_release_end(s->user);
 		pt_user_put(s->user);
 	}
 	mem_cgroup_put(s->memcg);
@@ -63,7 +64,6 @@ static void pt_stream_free_work(struct work_struct *work)
 	put_pid(s->owner);
 	kfree(s);
 	pt_stat_dec(PT_STAT_STREAMS);
-	pt_release_end();
 	/*
 	 * Last: the module stays until every stream is freed.  Module exit
 	 * destroys pt_wq, which waits for this function to return.
@@ -75,7 +75,8 @@ static void pt_stream_release(struct kref *ref)
 {
 	struct pt_stream *s = container_of(ref, struct pt_stream, ref);
 
-	pt_release_begin();	/* its memory comes back in the work */
+	if (s->user)
+		pt_release_begin(s->user);	/* its memory comes back in the work */
 	INIT_RCU_WORK(&s->free_work, pt_stream_free_work);
 	queue_rcu_work(pt_wq, &s->free_work);
 }
@@ -288,10 +289,10 @@ static int pt_create_checks(const struct posix_trace_create *args)
 	return 0;
 }
 
-static bool pt_stream_try_reserve(struct pt_user *user, unsigned long n)
+static bool pt_stream_try_reserve(struct pt_user *user)
 {
 	if (atomic_inc_return(&pt_nr_streams) <= pt_max_streams) {
-		if (pt_user_charge(user, PT_RES_STREAMS, n))
+		if (pt_user_charge(user, PT_RES_STREAMS, 1))
 			return true;
 	}
 	atomic_dec(&pt_nr_streams);
@@ -306,16 +307,13 @@ static void pt_stream_unreserve(struct pt_user *user)
 
 /*
  * Count the new stream against TRACE_SYS_MAX and the user's
- * max_streams_per_user, once releases on their way are done
- * (pt_wait_released()).  -EINTR if killed while waiting for them.
+ * max_streams_per_user.  A stream's slot is given back at its shutdown,
+ * and the shutdowns of an exiting controller are done before its parent
+ * can reap it (lifecycle.c): nothing to wait for.
  */
 static int pt_stream_reserve_slot(struct pt_user *user)
 {
-	if (pt_stream_try_reserve(user, 1))
-		return 0;
-	if (pt_wait_released(pt_stream_try_reserve, user, 1))
-		return 0;
-	return fatal_signal_pending(current) ? -EINTR : -EAGAIN;
+	return pt_stream_try_reserve(user) ? 0 : -EAGAIN;
 }
 
 /* Does the group of @tgid control a stream? */
