@@ -752,6 +752,7 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	unsigned int nsrc = s->nr_lanes + s->max_writers;
 	struct pt_log *log;
 	unsigned long mem;
+	u64 want;
 	int ret;
 
 	log = kzalloc(sizeof(*log), GFP_KERNEL_ACCOUNT);
@@ -801,8 +802,15 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	 * without a reader must not send SIGPIPE to the caller.
 	 */
 	log->reinit = true;
-	/* Killable: the stream is freed once the worker is done with it. */
-	if (wait_event_killable(log->done_wq, pt_log_done(log, pt_log_request(s))))
+	/*
+	 * Killable: the stream is freed once the worker is done with it.
+	 * One request, made before the wait: wait_event evaluates its
+	 * condition at every wake-up, and a request there would ask for yet
+	 * another run each time, so that a create whose worker is slower
+	 * than its wake-ups would never return.
+	 */
+	want = pt_log_request(s);
+	if (wait_event_killable(log->done_wq, pt_log_done(log, want)))
 		return -EINTR;
 	ret = log->reinit_err;
 	if (ret == -EPIPE || ret == -ENOTCONN || ret == -ECONNREFUSED)
