@@ -298,18 +298,10 @@ static long fa_euid(pid_t pid)
 {
 	char path[64], buf[2048], *s;
 	long ruid, euid;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (pt_read_small_file(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	s = strstr(buf, "\nUid:");
 	if (!s || sscanf(s + 5, "%ld %ld", &ruid, &euid) != 2)
 		return -1;
@@ -565,9 +557,8 @@ static bool fa_group_alive(pid_t pgrp, pid_t *who, char *state)
 	char path[300], buf[512], *s, st;
 	struct dirent *d;
 	bool alive = false;
-	ssize_t n;
 	DIR *dir;
-	int fd, g;
+	int g;
 
 	dir = opendir("/proc");
 	if (!dir)
@@ -576,14 +567,8 @@ static bool fa_group_alive(pid_t pgrp, pid_t *who, char *state)
 		if (d->d_name[0] < '1' || d->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (pt_read_small_file(path, buf, sizeof(buf)) < 0)
 			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
 		/* "pid (comm) S ppid pgrp ...": comm may hold anything */
 		s = strrchr(buf, ')');
 		if (!s || sscanf(s + 1, " %c %*d %d", &st, &g) != 2)
@@ -1749,7 +1734,7 @@ static void fa_where_module(void)
 {
 	char path[64], buf[2048];
 	DIR *d = opendir("/proc");
-	int fd, i, n, shown = 0;
+	int i, n, shown = 0;
 	struct dirent *de;
 
 	while (d && (de = readdir(d)) && shown < 12) {
@@ -1758,14 +1743,9 @@ static void fa_where_module(void)
 		if (pid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		n = pt_read_small_file(path, buf, sizeof(buf));
+		if (n < 0)
 			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
 		if (!strstr(buf, "posix_trace") && !strstr(buf, "pipe_write"))
 			continue;
 		for (i = 0; i < n; i++)

@@ -1209,20 +1209,31 @@ static inline long pt_trace_sys_max(void)
 	return sysconf(_SC_TRACE_SYS_MAX);
 }
 
-/* Yama's kernel.yama.ptrace_scope, or -1 when Yama is not active. */
-static inline int pt_ptrace_scope(void)
+/* Read up to @size - 1 bytes of @path into @buf, NUL-terminated: the
+ * length, or -1 if nothing could be read.
+ */
+static inline ssize_t pt_read_small_file(const char *path, char *buf, size_t size)
 {
-	char buf[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
-	int fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY);
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
+	return n;
+}
+
+/* Yama's kernel.yama.ptrace_scope, or -1 when Yama is not active. */
+static inline int pt_ptrace_scope(void)
+{
+	char buf[16];
+
+	if (pt_read_small_file("/proc/sys/kernel/yama/ptrace_scope", buf, sizeof(buf)) < 0)
+		return -1;
 	return atoi(buf);
 }
 
