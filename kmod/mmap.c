@@ -34,9 +34,10 @@ static int pt_vma_readonly(struct vm_area_struct *vma)
  * The page is handed to the fault path (vmf->page), never inserted with
  * vm_insert_page(): that marks the area VM_MIXEDMAP, and fork() copies
  * the page tables of such an area, so a process that cleared
- * VM_WIPEONFORK with madvise(MADV_KEEPONFORK) would give its child its
- * own page.  A plain shared file area without an anon_vma is never
- * copied: the child faults here and gets its own page.
+ * VM_WIPEONFORK with madvise(MADV_KEEPONFORK) would hand its child its
+ * own page.  The page tables of a file area that is neither VM_MIXEDMAP
+ * nor VM_PFNMAP and has no anon_vma are not copied: the child faults here
+ * and gets its page.
  */
 static vm_fault_t pt_proc_fault(struct vm_fault *vmf)
 {
