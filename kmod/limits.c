@@ -165,9 +165,14 @@ static bool pt_user_charge_mem(struct pt_user *u, unsigned long bytes)
 	return pt_user_charge(u, PT_RES_MEMORY, bytes);
 }
 
-/* Memory for a new stream, after releases on their way if need be. */
+/*
+ * Memory for a new stream, after releases on their way if need be; never
+ * waits for a request larger than the whole allowance.
+ */
 bool pt_user_charge_memory(struct pt_user *u, unsigned long bytes)
 {
-	return pt_user_charge_mem(u, bytes) ||
+	if (pt_user_charge_mem(u, bytes))
+		return true;
+	return bytes <= pt_user_limit(PT_RES_MEMORY) &&
 	       pt_wait_released(pt_user_charge_mem, u, bytes);
 }
