@@ -165,6 +165,7 @@ extern struct fz_shared *sh;
 extern int fz_shared_fd;		/* a memfd: @sh after an exec */
 extern uint64_t fz_end_ns;		/* the run's end (CLOCK_MONOTONIC), or 0 */
 extern uint64_t fz_seed;
+ssize_t fz_read_stack(const char *path, char *buf, size_t size);
 extern long page_size;
 /* The thread's own state, for the crash handler. */
 extern __thread struct fz_thr *fz_self;

@@ -626,9 +626,7 @@ static const char *fa_where_threads(pid_t pid)
 	char path[64], one[400];
 	struct dirent *de;
 	size_t len = 0;
-	ssize_t n;
 	DIR *dir;
-	int fd, i;
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
@@ -641,14 +639,8 @@ static const char *fa_where_threads(pid_t pid)
 		if (tid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", (int)pid, tid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		n = fd < 0 ? 0 : read(fd, one, sizeof(one) - 1);
-		if (fd >= 0)
-			close(fd);
-		one[n > 0 ? n : 0] = '\0';
-		for (i = 0; one[i]; i++)
-			if (one[i] == '\n')
-				one[i] = '|';
+		if (fz_read_stack(path, one, sizeof(one)) < 0)
+			one[0] = '\0';
 		len += snprintf(buf + len, sizeof(buf) - len, "[%d %c: %s] ", tid,
 				pt_proc_state(tid), one);
 		if (len >= sizeof(buf))
@@ -1734,7 +1726,7 @@ static void fa_where_module(void)
 {
 	char path[64], buf[2048];
 	DIR *d = opendir("/proc");
-	int i, n, shown = 0;
+	int shown = 0;
 	struct dirent *de;
 
 	while (d && (de = readdir(d)) && shown < 12) {
@@ -1743,14 +1735,10 @@ static void fa_where_module(void)
 		if (pid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
-		n = pt_read_small_file(path, buf, sizeof(buf));
-		if (n < 0)
+		if (fz_read_stack(path, buf, sizeof(buf)) < 0)
 			continue;
 		if (!strstr(buf, "posix_trace") && !strstr(buf, "pipe_write"))
 			continue;
-		for (i = 0; i < n; i++)
-			if (buf[i] == '\n')
-				buf[i] = '|';
 		fprintf(stderr, "# where %d %c: %s\n", pid, pt_proc_state(pid), buf);
 		shown++;
 	}

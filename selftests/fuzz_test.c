@@ -1629,26 +1629,27 @@ static void *fz_thread_main(void *arg)
 	return NULL;
 }
 
+/* A kernel stack file (root only) into @buf, one line, frames split by
+ * '|': its length, or -1 if it could not be read.
+ */
+ssize_t fz_read_stack(const char *path, char *buf, size_t size)
+{
+	ssize_t i, n = pt_read_small_file(path, buf, size);
+
+	for (i = 0; i < n; i++)
+		if (buf[i] == '\n')
+			buf[i] = '|';
+	return n;
+}
+
 /* The kernel stack of our thread @tid, '|' between frames (root only). */
 static const char *fz_thread_stack(int tid)
 {
 	static char buf[600];
 	char path[64];
-	ssize_t n;
-	int fd, i;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stack", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return "no stack";
-	buf[n] = '\0';
-	for (i = 0; i < n; i++)
-		if (buf[i] == '\n')
-			buf[i] = '|';
-	return buf;
+	return fz_read_stack(path, buf, sizeof(buf)) < 0 ? "no stack" : buf;
 }
 
 /* Every step returns within FZ_WATCHDOG_MS, or the run fails. */
