@@ -6,7 +6,8 @@
 #   make check      deps, all, host unit tests, then the selftests in a VM
 #                   as root and as "nobody" (+ each isolated selftest in
 #                   its own VM); ends with "N passed, N failed[, N skipped]"
-#                   (KERNEL=rt: on Debian's PREEMPT_RT kernel)
+#                   (KERNEL=rt, 6.12 or 6.12-rt: on that Debian kernel,
+#                   installed by deps; see README "Kernels")
 #   make check-debug  the same on a debug kernel (scripts/debug-kernel)
 #   make demo       deps, all, then examples/demo in the VM
 #   make vm-test    the selftests in the VM as root only (no deps/unit tests)
@@ -25,33 +26,41 @@
 #
 # Variables: KVER (kernel release), KDIR (kernel build tree, default
 # /usr/src/linux-headers-$(KVER)), KERNEL (vmlinuz the VM boots, default
-# the one matching the module; KERNEL=rt: Debian's PREEMPT_RT kernel,
-# linux-image-rt-amd64, with the module built against its headers).
+# the one matching the module; KERNEL=rt, 6.12 or 6.12-rt: that flavour
+# of Debian's kernel, linux-image-<flavour>-amd64, with the module built
+# against its headers).
 # "make -j2" is fine.
 
-# KERNEL=rt names a flavour, not an image: deps installs it, scripts/kver
-# picks its release, and the VM boots the kernel the module was built for.
-ifeq ($(KERNEL),rt)
-KFLAVOUR := rt
+# KERNEL=rt, 6.12 or 6.12-rt names a flavour of Debian's kernel, not an
+# image (scripts/kflavour.sh): deps installs it, scripts/kver picks its
+# release, and the VM boots the kernel the module was built for.
+ifneq ($(filter rt 6.12 6.12-rt,$(KERNEL)),)
+KFLAVOUR := $(KERNEL)
 override KERNEL :=
-export KFLAVOUR
 endif
+export KFLAVOUR KERNEL
 
-# scripts/kver: KVER from KDIR if given, else the release that
-# linux-headers-amd64 depends on.  Computed once (:=), not per use.
-ifeq ($(origin KVER),undefined)
-KVER := $(shell KDIR='$(KDIR)' KFLAVOUR='$(KFLAVOUR)' scripts/kver)
+# KVER and KDIR are recursive ("="), computed only where a recipe uses
+# them and never exported: on a bare machine they name headers that only
+# "make deps" installs, so check and demo run deps first and then
+# sub-makes, which compute them afresh.  Given on the command line or in
+# the environment, they reach the sub-makes and scripts as they are.
+ifeq ($(origin KDIR),undefined)
+KVER_KDIR :=
+KDIR = /usr/src/linux-headers-$(KVER)
+else
+KVER_KDIR := $(KDIR)
 endif
-KDIR ?= /usr/src/linux-headers-$(KVER)
-KERNEL ?=
-export KVER KDIR KERNEL
+ifeq ($(origin KVER),undefined)
+KVER = $(shell KDIR='$(KVER_KDIR)' KFLAVOUR='$(KFLAVOUR)' scripts/kver)
+endif
 
 VMRUN := scripts/vm-run $(if $(KERNEL),--kernel $(KERNEL))
 
 all: kmod libtrace selftests tests examples tools
 
 kmod:
-	$(MAKE) -C kmod KVER=$(KVER) KDIR=$(KDIR)
+	$(MAKE) -C kmod KVER='$(KVER)' KDIR='$(KDIR)'
 
 libtrace:
 	$(MAKE) -C libtrace
@@ -93,6 +102,10 @@ check-debug:
 demo:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory demo-run
+
+# After deps (see KVER above): the kernel the module was built for.
+demo-run:
 	$(VMRUN) -- examples/demo
 
 vm-test: all
@@ -125,5 +138,5 @@ clean:
 	$(MAKE) -C tools/posix-trace clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples tools deps check check-debug demo vm-test fuzz bench \
+.PHONY: all kmod libtrace selftests tests examples tools deps check check-debug demo demo-run vm-test fuzz bench \
 	conformance install clean

@@ -77,9 +77,12 @@ static void pt_proc_record(struct pt_proc *proc,
 		 * streams through lanes and others here is the same event;
 		 * bounded so it can only misplace the caller's own events.
 		 * Not after a restart: the event must follow its START.
+		 * Else 0: stamped under the lane lock, and published in
+		 * flight from before the clock read (record.c), so no
+		 * window opens between stamp and commit.
 		 */
 		ev->timestamp = req->timestamp && !restarted ?
-			clamp(req->timestamp, s->created_mono, now) : now;
+			clamp(req->timestamp, s->created_mono, now) : 0;
 		ev->data_len = min3(want_len, s->max_data, have_len);
 		ev->truncated = want_len > s->max_data;
 		pt_record(s, ev);

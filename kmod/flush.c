@@ -296,6 +296,8 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	rec.size = size;
 	pt_logf_mark(log);
 	if (src->lost) {
+		/* the log shows the loss: so does its trailer */
+		atomic_set(&s->overrun_seen, 1);
 		pt_add_marker(log, POSIX_TRACE_ID_OVERFLOW,
 			      pt_overflow_ts(s, i, src, &rec), NULL, 0, pid);
 		pt_add_marker(log, POSIX_TRACE_ID_RESUME, rec.timestamp,
@@ -533,7 +535,7 @@ static int pt_flush(struct pt_stream *s)
 		}
 	}
 	log->last_err = err;
-	log->quiet = pt_lanes_heads(s);
+	WRITE_ONCE(log->quiet, pt_lanes_heads(s));
 	atomic_set(&log->flushing, 0);
 	if (atomic_read(&s->state) == PT_AUTOSTOPPED) {
 		mutex_lock(&pt_ctl_lock);
@@ -617,6 +619,22 @@ void pt_log_stream_full(struct pt_stream *s)
 {
 	if (s->log && s->log->auto_flush)
 		pt_log_queue(s);
+}
+
+/*
+ * A lane of a FLUSH stream passed its flush mark (record.c, or a writer's
+ * POSIX_TRACE_NOTIFY_FLUSH): flush now, long before the stream fills.
+ * Nothing new since the last flush (a writer may ask as often as it
+ * likes): nothing to do.  A run pending already takes it.  Any context.
+ */
+void pt_log_kick(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+
+	if (!log || !log->auto_flush || READ_ONCE(log->closed) ||
+	    pt_lanes_heads(s) == READ_ONCE(log->quiet))
+		return;
+	pt_log_queue(s);
 }
 
 /* POSIX_TRACE_IOC_FLUSH: start a flush and wait for it (spec 5.13). */
@@ -716,6 +734,8 @@ int pt_log_clear(struct pt_stream *s)
 		pt_src_restart(s, i, &log->src[i], when);
 	pt_gate_clear(log->gate, when, ktime_get_ns());
 	atomic_set(&log->log_overrun, 0);
+	atomic_set(&log->log_overrun_seen, 0);
+	atomic_set(&log->flush_error_seen, 0);
 	log->full = false;
 	log->reinit = log->seekable;
 	log->reinit_err = 0;
@@ -738,6 +758,11 @@ void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)
 	st->flush_error = atomic_xchg(&log->flush_error, 0);
 	st->log_overrun = atomic_xchg(&log->log_overrun, 0);
 	st->log_full = READ_ONCE(log->full);
+	/* What get_status resets, the log's trailer still reports. */
+	if (st->flush_error)
+		atomic_cmpxchg(&log->flush_error_seen, 0, st->flush_error);
+	if (st->log_overrun)
+		atomic_set(&log->log_overrun_seen, 1);
 }
 
 /*
@@ -749,7 +774,7 @@ void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)
 int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 		  struct pid *target)
 {
-	unsigned int nsrc = s->nr_lanes + s->max_writers;
+	unsigned int i, nsrc = s->nr_lanes + s->max_writers;
 	struct pt_log *log;
 	unsigned long mem;
 	u64 want;
@@ -818,8 +843,13 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 	if (ret)
 		return ret;
 	args->log_size = log->max_size;
-	if (log->auto_flush)
+	if (log->auto_flush) {
+		/* Not published yet: the lanes' marks need no lock. */
+		s->flush_step = s->capacity / 2;
+		for (i = 0; i < s->nr_lanes; i++)
+			s->lanes[i].flush_mark = s->flush_step;
 		queue_delayed_work(pt_log_wq, &log->tick, PT_LOG_TICK);
+	}
 	return 0;
 }
 

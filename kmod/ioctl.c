@@ -229,7 +229,8 @@ static int pt_ioc_writer_notify(void __user *uarg)
 		return ret;
 	if (!PT_RESERVED_ZERO(&n))
 		return -EINVAL;
-	if (n.what != POSIX_TRACE_NOTIFY_WAKE && n.what != POSIX_TRACE_NOTIFY_FULL)
+	if (n.what != POSIX_TRACE_NOTIFY_WAKE && n.what != POSIX_TRACE_NOTIFY_FULL &&
+	    n.what != POSIX_TRACE_NOTIFY_FLUSH)
 		return -EINVAL;
 	return pt_writer_notify(&n);
 }

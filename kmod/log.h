@@ -150,6 +150,11 @@ struct pt_log {
 	atomic_t flushing;
 	atomic_t flush_error;	/* first error since get_status */
 	atomic_t log_overrun;
+	/* The same since the create or the last clear, which get_status
+	 * does not reset: for the STATUS trailer (GETSTAT-4, RULE-38).
+	 */
+	atomic_t flush_error_seen;
+	atomic_t log_overrun_seen;
 };
 
 /* logfile.c */

@@ -567,11 +567,14 @@ int pt_logf_close(struct pt_stream *s)
 	memset(p, 0, PT_LOG_STATUS_SIZE);
 	pt_put32(p, PT_LOG_STATUS_SIZE);
 	pt_put32(p + 4, PT_LOG_SUSPENDED);
-	pt_put32(p + 8, atomic_read(&s->state) == PT_AUTOSTOPPED ||
-		 atomic_read(&s->state) == PT_SUSPENDED_FULL);
-	pt_put32(p + 12, atomic_read(&s->overrun) != 0);
-	pt_put32(p + 20, atomic_read(&log->flush_error));
-	pt_put32(p + 24, atomic_read(&log->log_overrun) != 0);
+	pt_put32(p + 8, s->full_at_shutdown);
+	/* Status of the completed stream, whatever get_status reset. */
+	pt_put32(p + 12, atomic_read(&s->overrun) || atomic_read(&s->overrun_seen) ||
+		 pt_writers_overrun(s, false));
+	pt_put32(p + 20, atomic_read(&log->flush_error) ?:
+		 atomic_read(&log->flush_error_seen));
+	pt_put32(p + 24, atomic_read(&log->log_overrun) ||
+		 atomic_read(&log->log_overrun_seen));
 	pt_put32(p + 28, log->full);
 	ret = pt_meta_write(log, log->mbuf, PT_LOG_BLOCK_HDR + PT_LOG_STATUS_SIZE, 1);
 	if (!ret && log->seekable)

@@ -104,12 +104,13 @@ static int __init pt_init(void)
 		return -EINVAL;
 	if (!pt_max_user_memory)
 		pt_max_user_memory = (totalram_pages() << PAGE_SHIFT) / 4;
-	ret = pt_priv_init();
+	ret = pt_ptrace_check_init();
 	if (ret)
 		return ret;
+	ret = -ENOMEM;
 	pt_wq = alloc_workqueue("posix_trace", WQ_UNBOUND, 0);
 	if (!pt_wq)
-		return -ENOMEM;
+		goto err_wq;
 	ret = pt_log_init();
 	if (ret)
 		goto err_log;
@@ -135,6 +136,8 @@ err_kits:
 	pt_log_exit();
 err_log:
 	destroy_workqueue(pt_wq);
+err_wq:
+	pt_ptrace_check_exit();
 	return ret;
 }
 
@@ -169,6 +172,7 @@ static void __exit pt_exit(void)
 	rcu_barrier();		/* call_rcu() callbacks may queue rcu_work */
 	destroy_workqueue(pt_wq);
 	pt_log_exit();		/* streams, and their logs, are all freed */
+	pt_ptrace_check_exit();
 }
 
 module_init(pt_init);

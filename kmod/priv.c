@@ -4,56 +4,26 @@
  * module (spec 4.12, 5.16).
  *
  * The answer must be exactly ptrace attach's, LSMs (Yama) included, so we
- * ask the kernel's own ptrace_may_access() with
- * PTRACE_MODE_ATTACH_REALCREDS.  Distribution kernels do not export it to
- * modules; its address is resolved once at load time by registering a
- * kprobe on the symbol and reading the address the kprobe resolved (the
- * technique lttng-modules uses for kallsyms_lookup_name()).  Loading fails
- * if the symbol cannot be resolved: a weaker check is not acceptable.
+ * ask the kernel's own check (ptrace_check.c) of a live thread of the
+ * target group: its leader, or another thread when the leader has exited
+ * (ptrace(2) attaches to a thread, and a zombie has no image to check).
+ * Here: which group, when, and how the answer stays true until the attach.
  */
 #include <linux/cred.h>
-#include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include "pt.h"
 
-static bool (*pt_ptrace_may_access)(struct task_struct *task, unsigned int mode);
-
-/* With kernel IBT, an indirect call must land on an ENDBR64; objtool
- * seals the ENDBR of functions whose address is never taken.
+/*
+ * Threads that exit under a check, and execs between a check and its
+ * lock, are retried this many times before -EAGAIN: a target that keeps
+ * doing either only delays its own tracer's call.
  */
-static bool pt_callable(const void *addr)
-{
-	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-
-	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT))
-		return true;
-	return !memcmp(addr, endbr64, sizeof(endbr64));
-}
-
-int pt_priv_init(void)
-{
-	struct kprobe kp = { .symbol_name = "ptrace_may_access" };
-	void *addr;
-	int ret;
-
-	ret = register_kprobe(&kp);
-	if (ret) {
-		pr_err("posix_trace: cannot resolve ptrace_may_access: %d\n", ret);
-		return ret;
-	}
-	addr = kp.addr;
-	unregister_kprobe(&kp);
-	if (!addr || !pt_callable(addr)) {
-		pr_err("posix_trace: ptrace_may_access is not callable\n");
-		return -ENOENT;
-	}
-	pt_ptrace_may_access = addr;
-	return 0;
-}
+#define PT_CHECK_TRIES	8
 
 /* The whole thread group is on its way out (a zombie leader whose other
  * threads still run is not).  signal->live reaches 0 when the last thread
@@ -92,31 +62,97 @@ bool pt_group_alive(struct pid *tgid)
 }
 
 /*
- * The privilege check of the module: may current trace the thread group
- * of @task?  -ESRCH: the group is on its way out; -EPERM: not allowed.
+ * A thread of @task's group that has an mm, the leader first, and that mm
+ * (mmget()), both referenced; NULL if none has.
  */
-static int pt_check_trace(struct task_struct *task)
+static struct task_struct *pt_live_thread(struct task_struct *task,
+					  struct mm_struct **mm)
 {
+	struct task_struct *t, *found = NULL;
+
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		*mm = get_task_mm(t);
+		if (*mm) {
+			found = t;
+			get_task_struct(found);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * The privilege check of the module: may current trace the thread group
+ * of @task?  0 with *@checked the mm of the image that was checked
+ * (mmgrab(); NULL for current's own group), or -ESRCH: the group is on
+ * its way out; -EPERM: not allowed; -EINTR, -ENOMEM, -EAGAIN.
+ */
+static int pt_check_trace(struct task_struct *task, struct mm_struct **checked)
+{
+	struct task_struct *t;
+	struct mm_struct *mm;
+	int tries, ret;
+
+	*checked = NULL;
 	if (pt_group_exiting(task))
 		return -ESRCH;
 	if (same_thread_group(task, current))
 		return 0;
 	if (task->flags & PF_KTHREAD)
 		return -EPERM;
-	if (!pt_ptrace_may_access(task, PTRACE_MODE_ATTACH_REALCREDS))
-		return -EPERM;
-	return 0;
+	for (tries = 0; tries < PT_CHECK_TRIES; tries++) {
+		t = pt_live_thread(task, &mm);
+		if (!t)
+			return -ESRCH;
+		ret = pt_ptrace_check(t, mm);
+		put_task_struct(t);
+		if (!ret) {
+			mmgrab(mm);
+			*checked = mm;
+		}
+		mmput(mm);
+		/* -ESRCH: that thread exited; the group may not have. */
+		if (ret != -ESRCH)
+			return ret;
+		if (pt_group_exiting(task))
+			return -ESRCH;
+		cond_resched();
+	}
+	return -EAGAIN;
+}
+
+/* Does a thread of @task's group still run in @mm? */
+static bool pt_group_runs_mm(struct task_struct *task, struct mm_struct *mm)
+{
+	struct task_struct *t;
+	bool found = false;
+
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		/* Compared, never dereferenced: the mm is grabbed. */
+		if (READ_ONCE(t->mm) == mm) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
 }
 
 /* pt_check_trace() on the group of @tgid as it is now. */
 static int pt_check_trace_pid(struct pid *tgid)
 {
 	struct task_struct *task = get_pid_task(tgid, PIDTYPE_TGID);
+	struct mm_struct *mm;
 	int ret;
 
 	if (!task)
 		return -ESRCH;
-	ret = pt_check_trace(task);
+	ret = pt_check_trace(task, &mm);
+	if (mm)
+		mmdrop(mm);
 	put_task_struct(task);
 	return ret;
 }
@@ -157,32 +193,61 @@ int pt_may_trace(pid_t nr, struct pid **tgid)
  * exec_update_lock for writing from before it replaces the mm until the
  * new credentials and dumpability are in place, so with the lock held for
  * reading the group runs the image that was checked, or has run the new
- * one's checks already.  An exec that comes after the attach finds the
- * attach in place, and its exec probe detaches it if the new image may
- * no longer be traced (lifecycle.c).  ptrace_attach() holds
- * cred_guard_mutex across its check and attach for the same reason.
- * Returns a task of the group, or an ERR_PTR: -ESRCH, -EPERM, or -EINTR
- * when a signal came while waiting for an exec.
+ * one's checks already.  The kernel's check takes that lock itself
+ * (mm_access()), and a second read lock behind a waiting exec would
+ * deadlock, so the check comes first and, under the lock, a thread still
+ * running in the mm that was checked shows that no exec came between
+ * (an exec replaces the mm of the whole group); else we check again.  An
+ * exec that comes after the attach finds the attach in place, and its exec
+ * probe detaches it if the new image may no longer be traced
+ * (lifecycle.c).  ptrace_attach() holds cred_guard_mutex across its check
+ * and attach for the same reason.  Returns a task of the group, or an
+ * ERR_PTR: -ESRCH, -EPERM, -ENOMEM, -EAGAIN (see PT_CHECK_TRIES), or
+ * -EINTR when a signal came while waiting for an exec.
  */
 struct task_struct *pt_trace_lock(struct pid *tgid)
 {
-	struct task_struct *task = get_pid_task(tgid, PIDTYPE_TGID);
-	int ret;
+	struct task_struct *task;
+	struct mm_struct *mm;
+	int tries, ret;
 
-	if (!task)
-		return ERR_PTR(-ESRCH);
-	/* One per group, as the task's signal_struct, which it pins. */
-	if (down_read_interruptible(&task->signal->exec_update_lock)) {
+	for (tries = 0; tries < PT_CHECK_TRIES; tries++) {
+		/* Its leader may change between tries: an exec in another thread. */
+		task = get_pid_task(tgid, PIDTYPE_TGID);
+		if (!task)
+			return ERR_PTR(-ESRCH);
+		ret = pt_check_trace(task, &mm);
+		if (ret)
+			goto err_check;
+		/* One per group, as the task's signal_struct, which it pins. */
+		if (down_read_interruptible(&task->signal->exec_update_lock)) {
+			ret = -EINTR;
+			goto err_lock;
+		}
+		if (pt_group_exiting(task)) {
+			ret = -ESRCH;
+			goto err_exiting;
+		}
+		if (!mm || pt_group_runs_mm(task, mm)) {
+			if (mm)
+				mmdrop(mm);
+			return task;
+		}
+		up_read(&task->signal->exec_update_lock);
+		mmdrop(mm);
 		put_task_struct(task);
-		return ERR_PTR(-EINTR);
+		cond_resched();
 	}
-	/* Its leader may have changed: an exec in another thread. */
-	ret = pt_check_trace_pid(tgid);
-	if (ret) {
-		pt_trace_unlock(task);
-		return ERR_PTR(ret);
-	}
-	return task;
+	return ERR_PTR(-EAGAIN);
+
+err_exiting:
+	up_read(&task->signal->exec_update_lock);
+err_lock:
+	if (mm)
+		mmdrop(mm);
+err_check:
+	put_task_struct(task);
+	return ERR_PTR(ret);
 }
 
 void pt_trace_unlock(struct task_struct *task)
@@ -193,23 +258,19 @@ void pt_trace_unlock(struct task_struct *task)
 
 /*
  * After an exec that raised current's privileges: could the controller
- * whose thread group is @owner still ptrace-attach to current?
- * ptrace_may_access() answers for its caller, and the caller here is the
- * traced process, so __ptrace_may_access()'s credential rules are applied
- * to the controller's real credentials instead: every uid and gid of the
- * target equal to the tracer's, or CAP_SYS_PTRACE in the target's user
- * namespace; and for a non-dumpable target CAP_SYS_PTRACE in its mm's user
- * namespace.  LSMs answered at create and are not asked again.  An owner
- * that is gone cannot trace.
+ * whose thread group is @owner still ptrace-attach to current?  The kernel's
+ * check answers for its caller, and the caller here is the traced process,
+ * so the credential rules are applied to the controller's real
+ * credentials instead (pt_cred_rules_allow()), with its capabilities.
+ * LSMs answered at create and are not asked again.  An owner that is gone
+ * cannot trace.
  */
 bool pt_owner_may_trace_current(struct pid *owner)
 {
-	const struct cred *tcred = current_real_cred();
 	unsigned int superpriv = current->flags & PF_SUPERPRIV;
-	struct mm_struct *mm = current->mm;
 	const struct cred *tracer, *old;
 	struct task_struct *task;
-	bool ids, dumpable, ok;
+	bool ok;
 
 	rcu_read_lock();
 	task = pid_task(owner, PIDTYPE_TGID);
@@ -217,20 +278,12 @@ bool pt_owner_may_trace_current(struct pid *owner)
 	rcu_read_unlock();
 	if (!tracer)
 		return false;
-	ids = uid_eq(tracer->uid, tcred->euid) && uid_eq(tracer->uid, tcred->suid) &&
-	      uid_eq(tracer->uid, tcred->uid) && gid_eq(tracer->gid, tcred->egid) &&
-	      gid_eq(tracer->gid, tcred->sgid) && gid_eq(tracer->gid, tcred->gid);
-	dumpable = !mm || get_dumpable(mm) == SUID_DUMP_USER;
-	ok = ids && dumpable;
-	if (!ok) {
-		/* ns_capable() asks about current's subjective credentials. */
-		old = override_creds(tracer);
-		ok = (ids || ns_capable_noaudit(tcred->user_ns, CAP_SYS_PTRACE)) &&
-		     (dumpable || ns_capable_noaudit(mm->user_ns, CAP_SYS_PTRACE));
-		revert_creds(old);
-		/* The capability was the controller's, not this process's. */
-		current->flags = (current->flags & ~PF_SUPERPRIV) | superpriv;
-	}
+	/* ns_capable() asks about current's subjective credentials. */
+	old = override_creds(tracer);
+	ok = pt_cred_rules_allow(tracer, current_real_cred(), current->mm, true);
+	revert_creds(old);
+	/* A capability used was the controller's, not this process's. */
+	current->flags = (current->flags & ~PF_SUPERPRIV) | superpriv;
 	put_cred(tracer);
 	return ok;
 }

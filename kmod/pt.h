@@ -219,6 +219,8 @@ struct pt_lane {
 	u64 head;
 	u64 oldest;
 	u64 seq;
+	u64 flush_mark;		/* see pt_lane_crossed_mark() */
+	u64 kicked;		/* the mark that asked last, @lock */
 };
 
 enum pt_state {
@@ -251,6 +253,19 @@ struct pt_stream {
 	u32 trid;
 	atomic_t state;
 	atomic_t overrun;
+	/* An overrun happened since the create or the last clear, reported
+	 * or not: the log's STATUS trailer is that of the completed stream
+	 * (GETSTAT-4, RULE-38), which get_status must not have reset.
+	 */
+	atomic_t overrun_seen;
+	/* Full when shut down, before the final flush emptied it: for the
+	 * log's STATUS trailer.  Set under pt_ctl_lock, read after.
+	 */
+	bool full_at_shutdown;
+	/* Stream policy FLUSH: a lane asks for a flush this far (half a
+	 * lane) past what the log has taken; 0 for other streams.
+	 */
+	u64 flush_step;
 	u32 policy;
 	u32 inherit;
 	u64 capacity;		/* user record bytes per lane */
@@ -374,7 +389,7 @@ int pt_writer_notify(const struct posix_trace_notify *n);
 int pt_writer_mmap(struct vm_area_struct *vma, u32 trid, u32 index);
 bool pt_writers_have_data(struct pt_stream *s);
 bool pt_writers_loop_full(struct pt_stream *s, u64 maxrec);
-bool pt_writers_overrun(struct pt_stream *s);
+bool pt_writers_overrun(struct pt_stream *s, bool clear);
 void pt_writers_reset(struct pt_stream *s);
 void pt_writers_set_waiting(struct pt_stream *s, u32 waiting);
 void pt_writers_free(struct pt_stream *s);
@@ -401,12 +416,21 @@ unsigned long pt_log_exit_deadline(void);
 int pt_log_clear(struct pt_stream *s);
 void pt_log_status(struct pt_stream *s, struct posix_trace_status *st);
 void pt_log_stream_full(struct pt_stream *s);
+void pt_log_kick(struct pt_stream *s);
 /* gate.c: the log's gate learns a change of state or filter. */
 void pt_log_state_changed(struct pt_stream *s);
 
-/* priv.c */
+/* ptrace_check.c */
+struct cred;
+struct mm_struct;
 struct task_struct;
-int pt_priv_init(void);
+int pt_ptrace_check_init(void);
+void pt_ptrace_check_exit(void);
+int pt_ptrace_check(struct task_struct *t, struct mm_struct *mm);
+bool pt_cred_rules_allow(const struct cred *tracer, const struct cred *tcred,
+			 struct mm_struct *mm, bool noaudit);
+
+/* priv.c */
 int pt_may_trace(pid_t nr, struct pid **tgid);
 struct task_struct *pt_trace_lock(struct pid *tgid);
 void pt_trace_unlock(struct task_struct *task);

@@ -147,7 +147,6 @@ static void pt_fill_record(struct pt_stream *s, struct pt_lane *l,
 	rec->data_len = ev->data_len;
 	rec->flags = ev->flags | (ev->truncated ? POSIX_TRACE_REC_TRUNCATED : 0);
 	rec->seq = l->seq;
-	rec->timestamp = ev->timestamp ? ev->timestamp : ktime_get_ns();
 	rec->thread = ev->thread;
 	rec->address = ev->address;
 	if (ev->from_task) {
@@ -156,21 +155,46 @@ static void pt_fill_record(struct pt_stream *s, struct pt_lane *l,
 	}
 }
 
+/*
+ * The timestamp of the record @l is about to write, published in the
+ * lane's inflight_ts until the commit, as a writer lane does
+ * (Documentation/design.md, "Order across lanes"): the lane lock keeps
+ * other writers of this lane out, not readers from other lanes, and on
+ * PREEMPT_RT the lock sleeps, so the writer may be preempted between
+ * this clock read and its commit.  The marker covers the clock read.
+ * An event a writer lane took already keeps that lane's stamp.
+ */
+static u64 pt_lane_stamp(struct pt_lane *l, const struct pt_event *ev)
+{
+	u64 ts = ev->timestamp;
+
+	if (!ts) {
+		WRITE_ONCE(l->desc->inflight_ts, POSIX_TRACE_INFLIGHT_CLOCK);
+		ts = ktime_get_ns();
+	}
+	WRITE_ONCE(l->desc->inflight_ts, ts);
+	return ts;
+}
+
 static void pt_lane_append(struct pt_stream *s, struct pt_lane *l,
 			   const struct pt_event *ev, u32 size)
 {
 	struct posix_trace_record rec;
 
+	lockdep_assert_held(&l->lock);
 	pt_fill_record(s, l, ev, size, &rec);
 	smp_wmb();	/* oldest (evictions) before the bytes they free */
-	pt_ring_write(l, l->head, &rec, sizeof(rec));
 	pt_ring_write(l, l->head + PT_REC_HDR, ev->data, ev->data_len);
 	pt_ring_write(l, l->head + PT_REC_HDR + ev->data_len, pt_zero_pad,
 		      size - PT_REC_HDR - ev->data_len);
+	rec.timestamp = pt_lane_stamp(l, ev);
+	pt_ring_write(l, l->head, &rec, sizeof(rec));
 	l->seq++;
 	l->head += size;
 	/* Publish the record: pairs with the reader's load-acquire of head. */
 	smp_store_release(&l->desc->head, l->head);
+	/* After head: a reader that sees 0 then sees the record. */
+	smp_store_release(&l->desc->inflight_ts, 0);
 }
 
 /* UNTIL_FULL ran out of space: stop, and end the run with STOP(auto) if
@@ -193,6 +217,23 @@ static bool pt_autostop(struct pt_stream *s, struct pt_lane *l)
 		return false;
 	if (pt_lane_make_room(l, size, s->capacity + PT_LANE_RESERVE))
 		pt_lane_append(s, l, &stop, size);
+	return true;
+}
+
+/*
+ * A stream whose log flushes by itself is flushed long before it fills:
+ * a lane whose head passes its flush mark (half a lane past what the
+ * flusher logged) asks for a flush, once per mark.  The worker's next
+ * flush moves the mark on (pt_lane_consumed()).
+ */
+static bool pt_lane_crossed_mark(struct pt_stream *s, struct pt_lane *l)
+{
+	u64 mark = READ_ONCE(l->flush_mark);
+
+	lockdep_assert_held(&l->lock);
+	if (!s->flush_step || l->head < mark || mark == l->kicked)
+		return false;
+	l->kicked = mark;
 	return true;
 }
 
@@ -229,7 +270,7 @@ void pt_record_autostop(struct pt_stream *s)
 void pt_record(struct pt_stream *s, const struct pt_event *ev)
 {
 	u32 size = ALIGN(PT_REC_HDR + ev->data_len, 8);
-	bool stopped = false;
+	bool stopped = false, kick = false;
 	struct pt_lane *l;
 	unsigned long flags;
 	u64 limit;
@@ -257,11 +298,14 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 		pt_lane_evict(s, l);
 	}
 	pt_lane_append(s, l, ev, size);
+	kick = pt_lane_crossed_mark(s, l);
 out:
 	spin_unlock_irqrestore(&l->lock, flags);
 	if (stopped) {
 		pt_stream_refresh_slots(s);
 		pt_log_stream_full(s);
+	} else if (kick) {
+		pt_log_kick(s);
 	}
 	if (wq_has_sleeper(&s->wq))
 		wake_up_interruptible_all(&s->wq);
@@ -425,6 +469,8 @@ void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos)
 	 * READ_ONCE(tail) under the lane lock in pt_lane_tail()
 	 */
 	smp_store_release(&s->lanes[i].cons->tail, pos);
+	if (s->flush_step)
+		WRITE_ONCE(s->lanes[i].flush_mark, pos + s->flush_step);
 }
 
 /* Sum of the lanes' heads: changes whenever a record is written. */

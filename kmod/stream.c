@@ -575,6 +575,7 @@ int pt_stream_clear(struct pt_stream *s)
 	mutex_lock(&pt_ctl_lock);
 	pt_lanes_reset(s);
 	atomic_set(&s->overrun, 0);
+	atomic_set(&s->overrun_seen, 0);
 	switch (atomic_read(&s->state)) {
 	case PT_AUTOSTOPPED:
 		pt_record_start(s, NULL);
@@ -589,6 +590,18 @@ int pt_stream_clear(struct pt_stream *s)
 	return 0;
 }
 
+/* posix_stream_full_status now: LOOP wraps, the others stop. */
+static bool pt_stream_full(struct pt_stream *s)
+{
+	int state = atomic_read(&s->state);
+
+	lockdep_assert_held(&pt_ctl_lock);
+	if (s->policy == POSIX_TRACE_POLICY_LOOP)
+		return pt_stream_loop_full(s);
+	return state == PT_AUTOSTOPPED ||
+	       (state == PT_SUSPENDED_FULL && !pt_stream_empty(s));
+}
+
 static void pt_stream_shutdown_locked(struct pt_stream *s,
 				      const struct posix_trace_ctl *c)
 {
@@ -597,6 +610,7 @@ static void pt_stream_shutdown_locked(struct pt_stream *s,
 	lockdep_assert_held(&pt_ctl_lock);
 	if (atomic_read(&s->state) == PT_DEAD)
 		return;
+	s->full_at_shutdown = pt_stream_full(s);
 	if (atomic_read(&s->state) == PT_RUNNING) {
 		atomic_set(&s->state, PT_SUSPENDED);
 		pt_record_stop(s, c);
@@ -673,13 +687,11 @@ void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st)
 	pt_stream_try_restart(s);
 	state = atomic_read(&s->state);
 	st->running = state == PT_RUNNING;
-	if (s->policy == POSIX_TRACE_POLICY_LOOP)
-		st->full = pt_stream_loop_full(s);
-	else
-		st->full = state == PT_AUTOSTOPPED ||
-			   (state == PT_SUSPENDED_FULL && !pt_stream_empty(s));
+	st->full = pt_stream_full(s);
 	st->overrun = atomic_xchg(&s->overrun, 0);
-	st->overrun |= pt_writers_overrun(s);
+	st->overrun |= pt_writers_overrun(s, true);
+	if (st->overrun)
+		atomic_set(&s->overrun_seen, 1);
 	mutex_unlock(&pt_ctl_lock);
 	pt_log_status(s, st);
 }

@@ -80,6 +80,7 @@ static struct pt_writer *pt_writer_alloc(struct pt_stream *s)
 	}
 	w->ctl = w->mem;
 	w->ctl->lost_seq = U64_MAX;
+	w->ctl->flush_mark = s->flush_step;
 	/* A reader may be asleep already: the first record wakes it. */
 	w->ctl->waiting = 1;
 	w->tgid = get_pid(task_tgid(current));
@@ -166,6 +167,10 @@ int pt_writer_notify(const struct posix_trace_notify *n)
 	    !pt_traces_current(s))
 		goto out;
 	ret = 0;
+	if (n->what == POSIX_TRACE_NOTIFY_FLUSH) {
+		pt_log_kick(s);
+		goto out;
+	}
 	if (n->what == POSIX_TRACE_NOTIFY_FULL &&
 	    s->policy == POSIX_TRACE_POLICY_UNTIL_FULL)
 		pt_record_autostop(s);
@@ -252,14 +257,17 @@ bool pt_writers_loop_full(struct pt_stream *s, u64 maxrec)
 	return false;
 }
 
-/* Read and clear the writers' overrun flags. */
-bool pt_writers_overrun(struct pt_stream *s)
+/* Read the writers' overrun flags, and clear them if @clear. */
+bool pt_writers_overrun(struct pt_stream *s, bool clear)
 {
 	unsigned int i, nr = pt_nr_writers(s);
 	bool lost = false;
 
-	for (i = 0; i < nr; i++)
-		lost |= xchg(&s->writers[i]->ctl->overrun, 0) != 0;
+	for (i = 0; i < nr; i++) {
+		u32 *p = &s->writers[i]->ctl->overrun;
+
+		lost |= (clear ? xchg(p, 0) : READ_ONCE(*p)) != 0;
+	}
 	return lost;
 }
 
@@ -448,8 +456,12 @@ bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 
 void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos)
 {
+	struct posix_trace_writer_ctl *ctl = s->writers[j]->ctl;
+
 	/* our copies before the writer reuses the space (it loads tail) */
-	smp_store_release(&s->writers[j]->ctl->tail, pos);
+	smp_store_release(&ctl->tail, pos);
+	if (s->flush_step)
+		WRITE_ONCE(ctl->flush_mark, pos + s->flush_step);
 }
 
 /*

@@ -106,7 +106,9 @@ int pt_rlanes_init(struct pt_handle *h)
 		l->oldest = &d->oldest;
 		l->lost_seq = &d->lost_seq;
 		l->lost_ts = &d->lost_timestamp;
-		l->inflight = pt_zero_pos;	/* under the lane lock: no window */
+		/* Written under the lane lock, which on PREEMPT_RT sleeps:
+		 * a stamp in flight, as a writer lane's (kernel-written). */
+		l->inflight = &d->inflight_ts;
 		l->tail = &pt_consumer(h, i)->tail;
 	}
 	h->nr_rlanes = h->nr_lanes;
@@ -526,7 +528,8 @@ static __attribute__((noinline)) int pt_inflight(struct pt_handle *h, unsigned i
 	 * record; one opened after this load stamps after @now. */
 	if (pt_rlanes_discover(h))
 		return PT_REPICK;
-	for (i = h->nr_lanes; i < h->nr_rlanes; i++) {
+	/* Kernel lanes too: see pt_rlanes_init(). */
+	for (i = 0; i < h->nr_rlanes; i++) {
 		struct pt_rlane *l = &h->lanes[i];
 
 		if (l->broken)

@@ -63,6 +63,7 @@ struct pt_wlane {
 	 * @off and @oldest_off are @head and @oldest modulo @size, kept
 	 * up to date because a 64-bit division costs more than a record. */
 	uint64_t head, oldest, seq, off, oldest_off;
+	uint64_t kicked;	/* the flush mark we last asked a flush for */
 } __attribute__((aligned(64)));	/* two writers never share a line */
 
 struct pt_wthread {
@@ -123,6 +124,23 @@ static void pt_wlane_notify(const struct pt_wlane *w, uint32_t what)
 		pt_ioctl(POSIX_TRACE_IOC_WRITER_NOTIFY, &n);
 }
 
+
+/*
+ * A stream whose log flushes by itself: past the mark the kernel set (half
+ * a lane beyond what it logged), ask for a flush, once per mark, so the
+ * lane is emptied long before it fills.  One system call per half lane,
+ * never one per event.  The mark is in the kernel's half of the control
+ * page, next to @waiting: no extra cache line per event.
+ */
+static inline void pt_wlane_check_mark(struct pt_wlane *w)
+{
+	uint64_t mark = PT_LOAD(&w->ctl->flush_mark);
+
+	if (__builtin_expect(mark && w->head >= mark && mark != w->kicked, 0)) {
+		w->kicked = mark;
+		pt_wlane_notify(w, POSIX_TRACE_NOTIFY_FLUSH);
+	}
+}
 
 /*
  * No room for @size more bytes.  Records the reader consumed are free;
@@ -262,6 +280,7 @@ static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stre
 	PT_STORE_REL(&w->ctl->inflight_ts, 0);
 	if (__builtin_expect(PT_LOAD(&w->ctl->waiting), 0))
 		pt_wlane_notify(w, POSIX_TRACE_NOTIFY_WAKE);
+	pt_wlane_check_mark(w);
 	return 1;
 }
 

@@ -47,7 +47,7 @@ static const struct {
 };
 #define NR_SYSTEM_EVENTS (int)(sizeof(system_events) / sizeof(system_events[0]))
 
-/* REQ: MODEL-25 MODEL-27 EVOPEN-1 EVOPEN-4 RULE-56 RULE-57 MODEL-24 */
+/* REQ: MODEL-25 EVOPEN-1 EVOPEN-4 RULE-56 RULE-57 MODEL-24 */
 TEST_F(eventid, eventid_open_same_name_same_id_distinct_names_distinct_ids)
 {
 	trace_event_id_t a1, a2, b, c;
@@ -63,6 +63,91 @@ TEST_F(eventid, eventid_open_same_name_same_id_distinct_names_distinct_ids)
 	/* User ids are neither system ids nor the unnamed id. */
 	ASSERT_NE(POSIX_TRACE_UNNAMED_USEREVENT, a1);
 	ASSERT_GT(a1, POSIX_TRACE_FLUSH_STOP);
+}
+
+/*
+ * Two trace points of one name (two libraries that chose the same name),
+ * each a small function whose call site we know; the empty asm keeps the
+ * call from becoming a tail call.
+ */
+static __attribute__((noinline)) void point_a(trace_event_id_t id)
+{
+	posix_trace_event(id, "a", 1);
+	__asm__ volatile("" ::: "memory");
+}
+
+static __attribute__((noinline)) void point_b(trace_event_id_t id)
+{
+	posix_trace_event(id, "b", 1);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* The next event that is not a FILTER event; @ev.unavailable if none. */
+static int next_not_filter(trace_id_t trid, struct pt_ev *ev)
+{
+	int ret;
+
+	do
+		ret = pt_try(trid, ev);
+	while (!ret && !ev->unavailable &&
+	       ev->info.posix_event_id == POSIX_TRACE_FILTER);
+	return ret;
+}
+
+/*
+ * They share one id, so one filter keeps both out and lets both in again;
+ * posix_prog_address tells the events of one from the other's.
+ */
+/* REQ: MODEL-27 */
+TEST_F(eventid, trace_points_sharing_a_name_are_filtered_together_and_told_apart_by_address)
+{
+	uintptr_t fa = (uintptr_t)point_a, fb = (uintptr_t)point_b, addr[2];
+	trace_event_id_t ida, idb;
+	trace_event_set_t set;
+	struct pt_ev ev;
+	int i;
+
+	ASSERT_EQ(0, posix_trace_eventid_open("shared-point", &ida));
+	ASSERT_EQ(0, posix_trace_eventid_open("shared-point", &idb));
+	ASSERT_EQ(ida, idb);
+	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+
+	/* Filtered: neither point is recorded. */
+	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
+	ASSERT_EQ(0, posix_trace_eventset_add(ida, &set));
+	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &set,
+					    POSIX_TRACE_SET_EVENTSET));
+	point_a(ida);
+	point_b(idb);
+	ASSERT_EQ(0, next_not_filter(self->trid, &ev));
+	ASSERT_NE(0, ev.unavailable)
+		TH_LOG("%s recorded through the filter", pt_id_str(ev.info.posix_event_id));
+
+	/* Let in again: both are, told apart by their addresses. */
+	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
+	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &set,
+					    POSIX_TRACE_SET_EVENTSET));
+	point_a(ida);
+	point_b(idb);
+	for (i = 0; i < 2; i++) {
+		uintptr_t fn = i ? fb : fa;
+
+		ASSERT_EQ(0, next_not_filter(self->trid, &ev));
+		ASSERT_EQ(0, ev.unavailable) TH_LOG("event %d missing", i);
+		ASSERT_EQ(ida, ev.info.posix_event_id);
+		ASSERT_EQ(1u, ev.len);
+		ASSERT_EQ(i ? 'b' : 'a', ((const char *)ev.data)[0]);
+		addr[i] = (uintptr_t)ev.info.posix_prog_address;
+		EXPECT_GT(addr[i], fn) TH_LOG("event %d address %p, its point at %p",
+					      i, ev.info.posix_prog_address, (void *)fn);
+		EXPECT_LT(addr[i], fn + 256);
+	}
+	/* Each inside its own function, not the other (they may be close). */
+	EXPECT_NE(addr[0], addr[1]);
+	EXPECT_LT(fa < fb ? addr[0] : addr[1], fa < fb ? fb : fa);
+	ASSERT_EQ(0, next_not_filter(self->trid, &ev));
+	ASSERT_NE(0, ev.unavailable);
 }
 
 /* REQ: EVOPEN-2 EVNAME-1 EVNAME-2 5.4 */

@@ -7,8 +7,8 @@
  * FILTER events, per-stream filters, clear, and filtering user ids that
  * the traced process has not registered yet.
  *
- * Until the option is implemented get_filter fails with ENOSYS: every
- * test then skips ("filter not implemented yet").
+ * The option is implemented: a get_filter that fails (ENOSYS included)
+ * fails every test.
  */
 #include "pt_selftest.h"
 
@@ -28,20 +28,13 @@ FIXTURE(filter) {
 FIXTURE_SETUP(filter)
 {
 	trace_event_set_t set;
-	int ret;
 
 	self->child = -1;
 	self->agent.pid = -1;
 	self->agent.fd = -1;
 	PT_REQUIRE_MODULE();
 	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
-	ret = posix_trace_get_filter(self->trid, &set);
-	if (ret == ENOSYS) {
-		posix_trace_shutdown(self->trid);
-		self->trid = 0;
-		PT_SKIP("filter not implemented yet");
-	}
-	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, posix_trace_get_filter(self->trid, &set));
 }
 
 FIXTURE_TEARDOWN(filter)

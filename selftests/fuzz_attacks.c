@@ -20,7 +20,10 @@
  *    region, consumer region, writer lane): a child inherits no stream
  *    region and no lane, and never reads its parent's status page;
  *  - logs that block: pipes, FIFOs and sockets that nobody reads, or whose
- *    reader is stopped, under flush, shutdown and the controller's exit.
+ *    reader is stopped, under flush, shutdown and the controller's exit;
+ *  - creates that must be refused, on a non-dumpable group whose leader
+ *    has exited and whose threads each start the next and exit, so that
+ *    the thread the privilege check picks is on its way out.
  *
  * Every step ends what it began (processes, streams, mappings of its own)
  * before it returns, so that in a deterministic run (FUZZ_PROCS=1
@@ -90,6 +93,7 @@ enum {
 	FA_X_SETUP = 10,	/* could not set up: nothing to judge */
 	FA_X_ATTACHED,		/* a create attached after a set-ID exec */
 	FA_X_NO_MAPS,		/* /proc/self/maps unreadable */
+	FA_X_TRACED,		/* a refused create got a stream */
 };
 
 /* ------------------------------------------------------------------ */
@@ -2527,4 +2531,109 @@ void op_blocklog(struct fz_thr *t)
 			fa_block_self(&k, &b);
 	}
 	fa_sink_close(&k);
+}
+
+/* ------------------------------------------------------------------ */
+/* Creates refused while the target's threads come and go               */
+/* ------------------------------------------------------------------ */
+
+static void *fa_chain_thread(void *arg)
+{
+	pthread_attr_t a;
+	pthread_t th;
+
+	(void)arg;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	while (pthread_create(&th, &a, fa_chain_thread, NULL))
+		sched_yield();
+	return NULL;
+}
+
+/* As root, both sides are FA_UID; raw system calls: this thread only. */
+static bool fa_become_user(void)
+{
+	return getuid() || (!syscall(SYS_setresgid, FA_UID, FA_UID, FA_UID) &&
+			    !syscall(SYS_setresuid, FA_UID, FA_UID, FA_UID));
+}
+
+static void __attribute__((noreturn)) fa_refused_target(int ready)
+{
+	pthread_t th;
+
+	if (!fa_become_user() || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) ||
+	    pthread_create(&th, NULL, fa_chain_thread, NULL))
+		_exit(FA_X_SETUP);
+	fa_put(ready);
+	pthread_exit(NULL);	/* the leader: a zombie */
+}
+
+/* Creates on @target for @ms: each must fail (EPERM, or ESRCH/EAGAIN
+ * while it dies or churns). */
+static void __attribute__((noreturn)) fa_refused_caller(pid_t target, unsigned int ms)
+{
+	struct fa_spec sp = { .pid = target, .policy = POSIX_TRACE_POLICY_LOOP,
+			      .size = 4096, .log_fd = -1 };
+	uint64_t end = fa_after_ms(ms);
+	struct posix_trace_create c;
+	int fd;
+
+	if (!fa_become_user())
+		_exit(FA_X_SETUP);
+	fd = fa_dev();
+	if (fd < 0)
+		_exit(FA_X_SETUP);
+	while (!fa_past(end)) {
+		if (!fa_create(fd, &sp, &c)) {
+			fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, c.trid);
+			_exit(FA_X_TRACED);
+		}
+		atomic_fetch_add(&sh->fa.refused, 1);
+	}
+	_exit(0);
+}
+
+/*
+ * A caller that may not trace a group whose leader exited and whose
+ * threads keep exiting is refused every time: the check must judge a
+ * thread that still runs the group's image, never one that let go of it
+ * (6.1's /proc/<tid>/mem lets such a task through unchecked; design.md
+ * section 8).
+ */
+void op_refused(struct fz_thr *t)
+{
+	unsigned int ms = 20 + rn(t, 300);
+	pid_t target, caller = -1;
+	int ready[2], status;
+
+	t->op = "create refused on exiting threads";
+	if (t->p->depth > 0)
+		return;
+	fz_note(t, OP_REFUSED, 0);
+	if (pipe2(ready, O_CLOEXEC))
+		return;
+	target = fa_fork();
+	if (target == 0)
+		fa_refused_target(ready[1]);
+	fa_close(&ready[1]);
+	if (target > 0 && fa_get(ready[0], FZ_STEP_BOUND_MS / 3))
+		caller = fa_fork();
+	if (caller == 0)
+		fa_refused_caller(target, ms);
+	if (caller > 0) {
+		if (!fa_reap(caller, FZ_STEP_BOUND_MS / 2, &status)) {
+			fz_bad("seed %llu: refused creates have not returned after %d ms (%s)",
+			       (unsigned long long)fz_seed, FZ_STEP_BOUND_MS / 2,
+			       fa_where(caller));
+			fa_kill_reap(caller);
+		} else if (WIFEXITED(status) && WEXITSTATUS(status) == FA_X_TRACED) {
+			fz_bad("seed %llu: uid %d traced a non-dumpable group of its own whose threads exit",
+			       (unsigned long long)fz_seed, getuid() ? (int)getuid() : FA_UID);
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status) != FA_X_SETUP) {
+			fz_check_status("refused caller", caller, status);
+		}
+	}
+	if (target > 0)
+		fa_kill_reap(target);
+	fa_close(&ready[0]);
 }

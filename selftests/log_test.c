@@ -488,25 +488,79 @@ TEST_F(log, loop_and_until_full_logs_need_a_regular_file_without_o_append)
 	EXPECT_EQ(0, log_create_probe(self->f.wfd, POSIX_TRACE_UNTIL_FULL));
 }
 
+/*
+ * An APPEND log written to @wfd holds what was recorded: a stream with
+ * that log records APPEND_EVENTS events, shuts down, and the log is read
+ * back from @rfd, or, for a pipe or socket (@copy), from a memfd the bytes
+ * waiting at @rfd are copied into (posix_trace_open() reads a file).
+ */
+#define APPEND_EVENTS	3
+
+static void append_roundtrip(struct __test_metadata *_metadata, int wfd,
+			     int rfd, bool copy)
+{
+	struct logspec s = { .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = PT_SMALL_STREAM };
+	trace_id_t trid, otrid;
+	trace_event_id_t id;
+	struct lev *evs = NULL;
+	int i, n, found = 0, fd = rfd;
+	char buf[4096];
+	ssize_t got;
+
+	ASSERT_EQ(0, posix_trace_eventid_open("appended", &id));
+	ASSERT_EQ(0, log_create(0, &s, wfd, &trid));
+	ASSERT_EQ(0, posix_trace_start(trid));
+	for (i = 0; i < APPEND_EVENTS; i++) {
+		uint64_t v = i + 1;
+
+		posix_trace_event(id, &v, sizeof(v));
+	}
+	ASSERT_EQ(0, posix_trace_shutdown(trid));
+	if (copy) {
+		fd = memfd_create("append-log", MFD_CLOEXEC);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, fcntl(rfd, F_SETFL, O_NONBLOCK));
+		while ((got = read(rfd, buf, sizeof(buf))) > 0)
+			ASSERT_EQ(got, write(fd, buf, (size_t)got));
+		ASSERT_EQ(EAGAIN, errno) TH_LOG("the whole log is waiting");
+		ASSERT_EQ(0, lseek(fd, 0, SEEK_SET));
+	}
+	ASSERT_EQ(0, posix_trace_open(fd, &otrid));
+	ASSERT_EQ(0, log_read_events(otrid, &evs, &n));
+	for (i = 0; i < n; i++) {
+		if (evs[i].id != id)
+			continue;
+		EXPECT_EQ((uint64_t)found + 1, evs[i].seq);
+		found++;
+	}
+	EXPECT_EQ(APPEND_EVENTS, found) TH_LOG("%d events in the log", n);
+	EXPECT_EQ(0, posix_trace_close(otrid));
+	free(evs);
+	if (copy)
+		close(fd);
+}
+
 /* REQ: CREATELOG-3 5.11 RULE-42 */
 TEST_F(log, append_log_takes_files_with_o_append_pipes_and_sockets)
 {
 	int p[2], sv[2], fd;
 
+	/* Accepted, and what they hold reads back as the log. */
 	fd = open(self->f.path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, log_create_probe(fd, POSIX_TRACE_APPEND));
+	append_roundtrip(_metadata, fd, self->f.rfd, false);
 	close(fd);
 	EXPECT_EQ(0, log_create_probe(self->f.wfd, POSIX_TRACE_APPEND));
 
 	/* A small log fits in the pipe's and the socket's buffers. */
 	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
-	EXPECT_EQ(0, log_create_probe(p[1], POSIX_TRACE_APPEND));
+	append_roundtrip(_metadata, p[1], p[0], true);
 	close(p[0]);
 	close(p[1]);
 
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
-	EXPECT_EQ(0, log_create_probe(sv[0], POSIX_TRACE_APPEND));
+	append_roundtrip(_metadata, sv[0], sv[1], true);
 	close(sv[0]);
 	close(sv[1]);
 }
@@ -1059,6 +1113,67 @@ static void lf_check_tail(struct __test_metadata *_metadata,
 	}
 }
 
+/*
+ * Ten streams' worth recorded without a flush: the stream loses events
+ * (LOOP overwrites, UNTIL_FULL stops, FLUSH stops until its flush), and
+ * the log's stored status must say so whatever get_status reset while
+ * the stream lived (GETSTAT-4, RULE-38).  @poll: get_status after the
+ * recording, which resets the live overrun flags.
+ */
+static void lf_stored_status(struct __test_metadata *_metadata,
+			     struct logfix *f, int stream_policy,
+			     int log_policy, bool sized, bool poll)
+{
+	struct logspec s = { .stream_policy = stream_policy,
+			     .log_policy = log_policy,
+			     .stream_size = PT_SMALL_STREAM,
+			     .log_size = sized ? SMALL_LOG : 0 };
+	struct posix_trace_status_info st;
+	int live_overrun = 0, live_log_overrun = 0, i, losses = 0;
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	pt_record_seq(0, 10 * PT_SMALL_STREAM / SEQ_REC);
+	if (poll) {
+		ASSERT_EQ(0, posix_trace_get_status(f->trid, &st));
+		live_overrun = st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN;
+		live_log_overrun = st.posix_log_overrun_status == POSIX_TRACE_OVERRUN;
+		if (stream_policy != POSIX_TRACE_FLUSH) {
+			EXPECT_TRUE(live_overrun);
+		}
+	}
+	lf_shutdown_and_read(_metadata, f);
+	for (i = 0; i < f->nev; i++)
+		losses += f->ev[i].id == POSIX_TRACE_OVERFLOW ||
+			  lev_is_auto_stop(&f->ev[i]);
+	if (live_overrun || losses || stream_policy != POSIX_TRACE_FLUSH) {
+		EXPECT_EQ(POSIX_TRACE_OVERRUN, f->st.posix_stream_overrun_status)
+			TH_LOG("live status %s, %d loss markers in the log: the stored status says no overrun",
+			       live_overrun ? "overrun" : "not read", losses);
+	}
+	if (live_log_overrun) {
+		EXPECT_EQ(POSIX_TRACE_OVERRUN, f->st.posix_log_overrun_status);
+	}
+	/* LOOP wrapped, UNTIL_FULL stopped: full when it was shut down. */
+	if (stream_policy != POSIX_TRACE_FLUSH) {
+		EXPECT_EQ(POSIX_TRACE_FULL, f->st.posix_stream_full_status);
+	}
+}
+
+/* REQ: GETSTAT-4 RULE-38 */
+TEST_F(combo, stored_status_is_the_completed_streams_after_get_status_reset_it)
+{
+	lf_stored_status(_metadata, &self->f, variant->stream_policy,
+			 variant->log_policy, variant->sized, true);
+}
+
+/* REQ: GETSTAT-4 RULE-38 */
+TEST_F(combo, stored_status_reports_an_overrun_nobody_asked_about)
+{
+	lf_stored_status(_metadata, &self->f, variant->stream_policy,
+			 variant->log_policy, variant->sized, false);
+}
+
 struct recorder {
 	int stop;
 	uint64_t n;
@@ -1159,6 +1274,34 @@ TEST_F(log, flush_stream_flushes_by_itself_and_loses_nothing_when_recording_slow
 	lf_expect_all_seq(_metadata, f, total);
 	EXPECT_LE(1, lf_count(f, POSIX_TRACE_FLUSH_START));
 	EXPECT_LE(0, lf_check_flush_pairs(_metadata, f));
+}
+
+/*
+ * A FLUSH stream is flushed when a lane passes half its size, not only on
+ * the 100 ms tick: half a lane every 20 ms, twenty times (ten lanes'
+ * worth in 400 ms) loses nothing and never stops the stream.  With the
+ * tick alone the lane fills after two or three batches and stops.
+ */
+/* REQ: RULE-39 5.13 */
+TEST_F(log, flush_stream_is_flushed_at_half_a_lane_before_the_tick)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = 65536 };
+	struct logfix *f = &self->f;
+	uint64_t half, i;
+
+	lf_create(_metadata, f, &s);
+	half = f->live.stream_size / 2 / SEQ_REC + 1;
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	for (i = 0; i < 20; i++) {
+		pt_record_seq(i * half, half);
+		pt_sleep_ms(20);
+	}
+	lf_shutdown_and_read(_metadata, f);
+	lf_expect_all_seq(_metadata, f, 20 * half);
+	EXPECT_EQ(0, lf_count_auto_stops(f));
+	EXPECT_LE(10, lf_count(f, POSIX_TRACE_FLUSH_START));
 }
 
 #define TIGHT_MAX	100000

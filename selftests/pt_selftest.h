@@ -42,6 +42,7 @@
 #include <grp.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -585,6 +586,38 @@ static inline int pt_set_creds(uid_t uid, gid_t gid, int dumpable)
 	return 0;
 }
 
+/* Real uid and all gids @ruid, effective/saved/fs uid @euid (from root). */
+static inline int pt_split_uids(uid_t ruid, uid_t euid)
+{
+	if (setgroups(0, NULL))
+		return errno;
+	if (setresgid(ruid, ruid, ruid))
+		return errno;
+	if (setresuid(ruid, euid, euid))
+		return errno;
+	return 0;
+}
+
+/* Empty the effective capability set; the permitted one stays. */
+static inline int pt_clear_effective(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = 0,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	int i;
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return errno;
+	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		data[i].effective = 0;
+	if (syscall(SYS_capset, &hdr, data))
+		return errno;
+	return 0;
+}
+
 /* Remove capability @cap from the effective, permitted, inheritable sets. */
 static inline int pt_drop_cap(int cap)
 {
@@ -657,6 +690,13 @@ enum pt_agent_op {
 	PTA_DRAIN,		/* a = trid, b = id, c = pid; v[0] = matches,
 				 * v[1] = all events, v[2] = data mismatches */
 	PTA_EVENT_BURST,	/* a = id, b = count: data = uint32 0..count-1 */
+	PTA_SPLIT_UIDS,		/* a = real uid and every gid, b = effective,
+				 * saved and fs uid */
+	PTA_CLEAR_EFFECTIVE,	/* no effective capability, permitted kept */
+	PTA_SPAWN_VM,		/* as PTA_SPAWN, sharing the agent's memory
+				 * (clone(CLONE_VM) without CLONE_THREAD) */
+	PTA_CREATE_LOOP,	/* a = pid, b = tries of PTA_CREATE_PROBE;
+				 * v[0] = successes, v[1] = EPERM, v[2] = other */
 };
 
 struct pt_msg {
@@ -706,6 +746,33 @@ static inline void pt_agent_drain(const struct pt_msg *m, struct pt_reply *r)
 	}
 }
 
+static inline void __attribute__((noreturn)) pt_agent_loop(int fd);
+
+/* PTA_SPAWN_VM's child: the agent loop on its own stack. */
+static inline int pt_agent_vm_child(void *arg)
+{
+	pt_agent_loop((int)(long)arg);
+}
+
+/*
+ * clone(CLONE_VM) a sub-agent serving socket @sfd; its pid or -errno.
+ * It shares our memory, errno and TLS included: we only wait in recv()
+ * meanwhile.  The stack is never freed (the child may outlive us).
+ */
+static inline pid_t pt_agent_spawn_vm(int sfd)
+{
+	const size_t size = 1 << 20;
+	void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	pid_t pid;
+
+	if (stack == MAP_FAILED)
+		return -errno;
+	pid = clone(pt_agent_vm_child, (char *)stack + size, CLONE_VM | SIGCHLD,
+		    (void *)(long)sfd);
+	return pid < 0 ? -errno : pid;
+}
+
 static inline void __attribute__((noreturn)) pt_agent_loop(int fd)
 {
 	static trace_id_t trids[8];
@@ -715,6 +782,7 @@ static inline void __attribute__((noreturn)) pt_agent_loop(int fd)
 	trace_id_t trid;
 	ssize_t n;
 	pid_t pid;
+	int i;
 
 	(void)trids;
 	for (;;) {
@@ -761,6 +829,24 @@ static inline void __attribute__((noreturn)) pt_agent_loop(int fd)
 			}
 			r.ret = pid < 0 ? errno : 0;
 			r.v[0] = pid;
+			break;
+		case PTA_SPLIT_UIDS:
+			r.ret = pt_split_uids(m.a, m.b);
+			break;
+		case PTA_CLEAR_EFFECTIVE:
+			r.ret = pt_clear_effective();
+			break;
+		case PTA_SPAWN_VM:
+			pid = pt_agent_spawn_vm(m.a);
+			r.ret = pid < 0 ? -pid : 0;
+			r.v[0] = pid;
+			break;
+		case PTA_CREATE_LOOP:
+			for (i = 0; i < m.b; i++) {
+				int ret = pt_create_probe(m.a);
+
+				r.v[ret == 0 ? 0 : ret == EPERM ? 1 : 2]++;
+			}
 			break;
 		case PTA_EVENTID_OPEN:
 			id = 0;

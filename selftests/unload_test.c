@@ -46,6 +46,9 @@
 #define SYS_MODULE	"/sys/module/" PT_MODNAME
 #define PREEMPT_KNOB	"/sys/kernel/debug/sched/preempt"
 #define RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
+/* 6.12 on: the deadline server that runs fair tasks 50 ms a second. */
+#define FAIR_SERVER	"/sys/kernel/debug/sched/fair_server/cpu%d/runtime"
+_Static_assert(sizeof(FAIR_SERVER) + 8 < 64, "fits unload's buf");
 #define TRACEFS		"/sys/kernel/tracing"
 #define PUT_EVENT_ID	TRACEFS "/events/module/module_put/id"
 #define PUT_EVENT_FORMAT	TRACEFS "/events/module/module_put/format"
@@ -69,6 +72,8 @@ FIXTURE(unload) {
 	char params[2048];	/* "name=value ..." to load it again as it was */
 	char preempt[32];	/* the preemption model to restore, or "" */
 	char rt_runtime[32];	/* sched_rt_runtime_us to restore, or "" */
+	char fair_path[96];	/* cpu_task's fair server, or "" */
+	char fair_runtime[32];	/* its runtime to restore */
 	int cpu_task, cpu_unload;
 	long put_id;		/* of the module:module_put trace event */
 	struct boosted boosted;	/* kernel threads of cpu_task */
@@ -274,7 +279,7 @@ FIXTURE_SETUP(unload)
 	char buf[64];
 	struct utsname u;
 
-	self->preempt[0] = self->rt_runtime[0] = '\0';
+	self->preempt[0] = self->rt_runtime[0] = self->fair_path[0] = '\0';
 	self->boosted.n = 0;
 	PT_REQUIRE_ROOT();
 	PT_REQUIRE_MODULE();
@@ -295,6 +300,16 @@ FIXTURE_SETUP(unload)
 	/* The holder must keep its CPU for HOLD_MS, not 95% of it. */
 	ASSERT_EQ(0, write_str(RT_RUNTIME, "-1"));
 	ASSERT_EQ(0, first_cpus(&self->cpu_unload, &self->cpu_task));
+	/*
+	 * Nor does the fair server of 6.12 give the preempted task 50 ms of
+	 * each second: it would finish its callback and switch, and the
+	 * unload would rightly go ahead while the holder still spins.
+	 */
+	snprintf(buf, sizeof(buf), FAIR_SERVER, self->cpu_task);
+	if (!read_str(buf, self->fair_runtime, sizeof(self->fair_runtime))) {
+		strcpy(self->fair_path, buf);
+		ASSERT_EQ(0, write_str(buf, "0"));
+	}
 	ASSERT_EQ(0, pin_cpu(self->cpu_unload));
 	boost_kthreads(self->cpu_task, &self->boosted);
 }
@@ -306,6 +321,8 @@ FIXTURE_TEARDOWN(unload)
 		write_str(PREEMPT_KNOB, self->preempt);
 	if (self->rt_runtime[0])
 		write_str(RT_RUNTIME, self->rt_runtime);
+	if (self->fair_path[0])
+		write_str(self->fair_path, self->fair_runtime);
 	if (self->module[0] && access(SYS_MODULE, F_OK))
 		load_module(self);
 }

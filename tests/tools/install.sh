@@ -172,9 +172,10 @@ dkms_build() {
 }
 
 # Then "dkms install" (it needs root) into an install tree of $TMP: the
-# module lands where dkms.conf says, updates/dkms (depmod not run).
+# module lands where dkms.conf says, updates/dkms (depmod not run),
+# compressed as the kernel's own modules are (.ko.xz on 6.12).
 dkms_install() {
-	local ko=$TMP/dkms/install/$KVER/updates/dkms/posix_trace.ko
+	local dir=$TMP/dkms/install/$KVER/updates/dkms ko
 	mkdir -p "$TMP/dkms/install/$KVER"
 	TMPDIR=$TMP/dkms/tmp mok_signing_key=$TMP/dkms/mok.key \
 		mok_certificate=$TMP/dkms/mok.pub \
@@ -182,7 +183,8 @@ dkms_install() {
 		--kernelsourcedir "/usr/src/linux-headers-$KVER" \
 		--sourcetree "$DEST/usr/src" --dkmstree "$TMP/dkms/tree" \
 		--installtree "$TMP/dkms/install" || return 1
-	[[ -f $ko && $(modinfo -F version "$ko") == "$VERSION" ]] ||
+	ko=$(find "$dir" -maxdepth 1 -name 'posix_trace.ko*' 2>/dev/null | head -n1)
+	[[ -n $ko && $(modinfo -F version "$ko") == "$VERSION" ]] ||
 		{ find "$TMP/dkms/install"; return 1; }
 }
 

@@ -366,6 +366,35 @@ static void test_records_from_the_future_are_not_delivered(void)
 	lf_teardown(&f);
 }
 
+/* A record the kernel is writing (its lane's inflight_ts, set under the
+ * lane lock, which sleeps on PREEMPT_RT) holds back newer records of the
+ * writer lanes until it is committed; the reader once looked at writer
+ * lanes only. */
+static void test_a_kernel_record_in_flight_is_not_overtaken(void)
+{
+	struct lf_drain d;
+	struct lf f;
+	uint64_t t0 = lf_now();
+
+	if (lf_setup(&f, POSIX_TRACE_LOOP)) {
+		PT_FAIL("setup");
+		return;
+	}
+	lf_start(&f, t0, NULL);
+	__atomic_store_n(&f.kd->inflight_ts, t0 + 10, __ATOMIC_RELEASE);
+	lf_write(&f, 0, U, t0 + 20, 1);
+	lf_drain(&f, &d, DRAIN, 0);
+	EXPECT_EQ(d.start, 1);
+	EXPECT_EQ(d.user, 0);		/* held: older one in flight */
+	lf_kernel(&f, U, t0 + 10, &(uint32_t){ 2 }, sizeof(uint32_t));
+	__atomic_store_n(&f.kd->inflight_ts, 0, __ATOMIC_RELEASE);
+	lf_drain(&f, &d, DRAIN, 0);
+	EXPECT_EQ(d.user, 2);
+	EXPECT_EQ(d.ids[0], 2);
+	EXPECT_EQ(d.ids[1], 1);
+	lf_teardown(&f);
+}
+
 /* More start/stop calls than the gate keeps, with the control events
  * lost: a record older than all it remembers is not delivered. */
 static void test_forgotten_history_lets_nothing_through(void)
@@ -755,6 +784,8 @@ int main(void)
 	       "the first control event after a loss decides again");
 	PT_RUN(test_records_from_the_future_are_not_delivered,
 	       "records stamped later than the reader's clock are not delivered");
+	PT_RUN(test_a_kernel_record_in_flight_is_not_overtaken,
+	       "a record the kernel is still writing is not overtaken by newer writer-lane records");
 	PT_RUN(test_forgotten_history_lets_nothing_through,
 	       "a record older than the calls the gate keeps is not delivered");
 	PT_RUN(test_refused_records_do_not_hide_others,

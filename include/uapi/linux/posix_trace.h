@@ -212,7 +212,12 @@ struct posix_trace_record {
  * @lost_timestamp:	Output: timestamp of that record.
  * @base_seq:		Output: seq of the first record written after the
  *			stream was created or last cleared.
- * @reserved:		zero.
+ * @inflight_ts:	Output (kernel writes): while a record is being
+ *			written under the lane's lock, POSIX_TRACE_INFLIGHT_CLOCK
+ *			until its timestamp is read, then that timestamp; 0
+ *			once @head covers it (released after @head), as a
+ *			writer lane's posix_trace_writer_ctl.inflight_ts.  A
+ *			kernel without it leaves 0 here (once "reserved").
  */
 struct posix_trace_lane {
 	__u64 data_offset;
@@ -222,7 +227,7 @@ struct posix_trace_lane {
 	__u64 lost_seq;
 	__u64 lost_timestamp;
 	__u64 base_seq;
-	__u64 reserved;
+	__u64 inflight_ts;
 };
 
 /**
@@ -299,6 +304,11 @@ struct posix_trace_writer_desc {
  * @tail:	reader: position of the next record it will read.
  * @waiting:	reader (set by the kernel in POSIX_TRACE_IOC_WAIT): a reader
  *		sleeps; the writer then asks for a wake-up.
+ * @flush_mark:	kernel, for a stream whose log is flushed by itself (stream
+ *		policy FLUSH): once @head reaches this position the writer
+ *		asks for a flush (POSIX_TRACE_NOTIFY_FLUSH), once per value;
+ *		the kernel sets it half a lane past what it has logged.  0:
+ *		never.
  */
 struct posix_trace_writer_ctl {
 	__u64 head;
@@ -312,7 +322,8 @@ struct posix_trace_writer_ctl {
 	__u64 tail;
 	__u32 waiting;
 	__u32 pad2;
-	__u64 pad3[6];
+	__u64 flush_mark;
+	__u64 pad3[5];
 };
 
 /**
@@ -538,6 +549,7 @@ struct posix_trace_writer {
 /* posix_trace_notify.what */
 #define POSIX_TRACE_NOTIFY_WAKE		1	/* wake sleeping readers */
 #define POSIX_TRACE_NOTIFY_FULL		2	/* UNTIL_FULL lane is full */
+#define POSIX_TRACE_NOTIFY_FLUSH	3	/* lane reached its flush_mark */
 
 /**
  * struct posix_trace_notify - POSIX_TRACE_IOC_WRITER_NOTIFY, from the
