@@ -324,6 +324,120 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 }
 
 /*
+ * Is the record copied to @r, at @pos of writer lane @i whose records end
+ * at @end, one a run may take: honest (pt_writer_peek()'s checks), the
+ * next of its lane's seq, and before @bound?  @r is the flusher's copy.
+ */
+static bool pt_run_plain(struct pt_stream *s, const struct posix_trace_record *r,
+			 u64 pos, u64 end, u64 seq, u64 bound)
+{
+	return r->size >= sizeof(*r) && r->size % 8 == 0 &&
+	       r->size <= end - pos &&
+	       r->data_len <= r->size - sizeof(*r) &&
+	       r->data_len <= s->max_data &&
+	       r->event_id >= POSIX_TRACE_ID_UNNAMED &&
+	       r->event_id < POSIX_TRACE_ID_NR &&
+	       !(r->flags & ~(u32)POSIX_TRACE_REC_TRUNCATED) &&
+	       r->seq == seq && r->timestamp < bound;
+}
+
+/* Is the log's byte order (little endian) the kernel's? */
+#ifdef __LITTLE_ENDIAN
+#define PT_LOG_NATIVE	true
+#else
+#define PT_LOG_NATIVE	false
+#endif
+
+/*
+ * The records that follow the one just logged from writer lane @i, while
+ * they come before @bound (every other lane's next record, and the
+ * flush's horizon): each is copied, header and data, straight into the
+ * block, checked there, in memory the writer cannot change, and logged
+ * as pt_take() would have.  This is the flush's common case (a busy
+ * writer), at a fraction of pt_take()'s cost per record
+ * (Documentation/performance.md, "The log worker").  The run ends at the
+ * first record that is not plain (a lie, a loss, a record the gate
+ * refuses), at a full block, or at the budget: pt_peek() and pt_take()
+ * take it from there.  Had the writer reused any byte of the run while it
+ * was copied, the whole run is taken back and pt_peek() finds the loss.
+ * The block's records are in the file's byte order, little endian: a
+ * big-endian kernel takes no runs.
+ */
+static void pt_take_run(struct pt_stream *s, unsigned int i,
+			struct pt_src *src, u64 bound)
+{
+	const u32 hdr = sizeof(struct posix_trace_record);
+	struct pt_log *log = s->log;
+	unsigned int j = i - s->nr_lanes;
+	u64 pos = src->pos, seq = src->next_seq, ts = src->last_ts;
+	u64 budget = src->budget, end = src->limit;
+	u32 room = pt_logf_events_room(log), pid = s->wdesc[j].pid, n = 0;
+
+	if (!PT_LOG_NATIVE || src->peeked ||
+	    src->lost || !src->seq_known || src->empty ||
+	    (log->full && log->policy == POSIX_TRACE_LOG_UNTIL_FULL) ||
+	    !pt_writer_span(s, j, pos, end))
+		return;
+	pt_logf_mark(log);
+	while (budget && end - pos >= hdr) {
+		struct posix_trace_record *r = pt_logf_tail(log, hdr);
+		u32 size, lsize;
+
+		if (!r)
+			break;
+		pt_writer_read_words(s, j, pos, (u64 *)r, hdr);
+		if (!pt_run_plain(s, r, pos, end, seq, bound))
+			break;
+		size = r->size;
+		lsize = pt_log_rec_size(r->data_len);
+		if (lsize > room || !pt_logf_tail(log, lsize) ||
+		    !pt_gate_pass(log->gate, r->timestamp, r->event_id))
+			break;
+		pt_writer_read_words(s, j, pos + hdr, (u64 *)(r + 1), lsize - hdr);
+		if (lsize - hdr > r->data_len)	/* the lane's padding is not ours */
+			memset((u8 *)(r + 1) + r->data_len, 0,
+			       lsize - hdr - r->data_len);
+		r->size = lsize;
+		r->pid = pid;
+		ts = r->timestamp;
+		pt_logf_commit(log, r);
+		room -= lsize;
+		budget -= min_t(u64, budget, size);
+		pos += size;
+		seq++;
+		n++;
+	}
+	if (!n)
+		return;
+	if (!pt_writer_kept(s, j, src->pos)) {
+		pt_logf_rollback(log);
+		return;
+	}
+	src->pos = pos;
+	src->next_seq = seq;
+	src->last_ts = ts;
+	src->budget = budget;
+	log->last_ts = max(log->last_ts, ts);
+}
+
+/* Where a run from lane @bi must stop: before the next record of any
+ * other lane (peeked by pt_drain()'s scan), and at the horizon.
+ */
+static u64 pt_run_bound(struct pt_stream *s, unsigned int bi, u64 horizon)
+{
+	unsigned int i, n = pt_nr_src(s);
+	u64 bound = horizon == U64_MAX ? U64_MAX : horizon + 1;
+
+	for (i = 0; i < n; i++) {
+		const struct pt_src *src = &s->log->src[i];
+
+		if (i != bi && src->peeked)
+			bound = min(bound, src->rec.timestamp);
+	}
+	return bound;
+}
+
+/*
  * Kernel lane @i lost records before @src's position (LOOP): their
  * OVERFLOW goes before its next record, and the gate does not know the
  * state from them on, until a control record stamped after now (they
@@ -486,6 +600,8 @@ static void pt_drain(struct pt_stream *s, bool final, int *first)
 		if (!best || best->rec.timestamp > horizon)
 			break;
 		pt_take(s, bi, best, first);
+		if (bi >= s->nr_lanes)
+			pt_take_run(s, bi, best, pt_run_bound(s, bi, horizon));
 		/* A full UNTIL_FULL log takes records without any I/O. */
 		cond_resched();
 	}

@@ -167,6 +167,7 @@ int pt_logf_close(struct pt_stream *s);
 u32 pt_logf_events_room(struct pt_log *log);
 int pt_logf_prealloc(struct pt_log *log);
 void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec);
+void *pt_logf_tail(struct pt_log *log, u32 size);
 void pt_logf_commit(struct pt_log *log, const struct posix_trace_record *rec);
 void pt_logf_mark(struct pt_log *log);
 void pt_logf_drop(struct pt_log *log);

@@ -483,6 +483,23 @@ void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
 	return p;
 }
 
+/*
+ * The end of the EVENTS block, where the caller writes a record of at most
+ * @size bytes itself, header included, in the file's byte order (flush.c,
+ * pt_take_run()); then it commits.  NULL if the block cannot take it and
+ * a final STOP (the rule of pt_room()).
+ */
+void *pt_logf_tail(struct pt_log *log, u32 size)
+{
+	if (!log->len) {
+		pt_block_begin(log->buf, PT_LOG_BT_EVENTS);
+		log->len = PT_LOG_BLOCK_HDR;
+	}
+	if ((u64)log->len + size + pt_log_rec_size(sizeof(int)) > log->block_max)
+		return NULL;
+	return log->buf + log->len;
+}
+
 /* Forget the EVENTS block being assembled (it could not be written). */
 void pt_logf_drop(struct pt_log *log)
 {

@@ -399,6 +399,12 @@ u64 pt_writer_start(struct pt_stream *s, unsigned int j);
 u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq);
 bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 		    u32 len);
+bool pt_writer_span(struct pt_stream *s, unsigned int j, u64 pos, u64 end);
+void pt_writer_read(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
+		    size_t len);
+bool pt_writer_kept(struct pt_stream *s, unsigned int j, u64 pos);
+void pt_writer_read_words(struct pt_stream *s, unsigned int j, u64 pos,
+			  u64 *dst, size_t len);
 void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos);
 u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
 		       u64 bound_ns);

@@ -447,11 +447,58 @@ u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq)
 bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 		    u32 len)
 {
-	const struct pt_writer *w = s->writers[j];
+	pt_writer_ring_read(s->writers[j], pos + sizeof(struct posix_trace_record),
+			    dst, len);
+	return pt_writer_kept(s, j, pos);
+}
 
-	pt_writer_ring_read(w, pos + sizeof(struct posix_trace_record), dst, len);
-	smp_rmb();	/* the copy before oldest: pairs with the writer's smp_wmb */
-	return (s64)(READ_ONCE(w->ctl->oldest) - pos) <= 0;
+/*
+ * Copy the @len bytes of lane @j at ring position @pos, both multiples of
+ * 8, word by word: a record is a few words, which a string move takes
+ * longer to start than such a loop takes to finish (and emulators far
+ * longer: Documentation/performance.md, "The log worker").
+ */
+void pt_writer_read_words(struct pt_stream *s, unsigned int j, u64 pos,
+			  u64 *dst, size_t len)
+{
+	const struct pt_writer *w = s->writers[j];
+	const u64 *ring = (const u64 *)((const u8 *)w->mem + PAGE_SIZE);
+	size_t words = w->data_size / 8, at = (pos % w->data_size) / 8, n;
+
+	for (n = len / 8; n; n--) {
+		*dst++ = ring[at];
+		if (++at == words)
+			at = 0;
+	}
+}
+
+/*
+ * Can the flusher read lane @j from @pos up to @end in one run
+ * (flush.c, pt_take_run())?  Only if that is within one ring: @end is the
+ * writer's word, checked before anything is read up to it.
+ */
+bool pt_writer_span(struct pt_stream *s, unsigned int j, u64 pos, u64 end)
+{
+	return (s64)(end - pos) >= 0 && end - pos <= s->writers[j]->data_size;
+}
+
+/* Copy @len bytes of lane @j at ring position @pos as they are now: the
+ * caller checks the copy, then asks pt_writer_kept().
+ */
+void pt_writer_read(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
+		    size_t len)
+{
+	pt_writer_ring_read(s->writers[j], pos, dst, len);
+}
+
+/* After copies of lane @j's bytes from @pos on: were they still records
+ * when copied, or did the writer reuse them meanwhile (it raises oldest
+ * first: design.md's barrier pairs)?
+ */
+bool pt_writer_kept(struct pt_stream *s, unsigned int j, u64 pos)
+{
+	smp_rmb();	/* the copies before oldest: pairs with the writer's smp_wmb */
+	return (s64)(READ_ONCE(s->writers[j]->ctl->oldest) - pos) <= 0;
 }
 
 void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos)
