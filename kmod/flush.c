@@ -28,6 +28,7 @@
  * flushes of its streams; the logs are finished in the background after.
  */
 #define PT_LOG_EXIT_WAIT	(10 * HZ)
+#define PT_ROOM_WAIT		(HZ / 10)	/* one wait for room, at most */
 
 static struct workqueue_struct *pt_log_wq;
 
@@ -751,6 +752,33 @@ void pt_log_kick(struct pt_stream *s)
 	    pt_lanes_heads(s) == READ_ONCE(log->quiet))
 		return;
 	pt_log_queue(s);
+}
+
+/*
+ * A writer of a never-lose stream (full_wait_ns) has no room in its lane
+ * (POSIX_TRACE_NOTIFY_ROOM): with a log, start a flush and wait until it
+ * ended (it frees what it logged); without one, the reader frees room,
+ * and the writer sleeps a tick.  Each call waits PT_ROOM_WAIT at most,
+ * interruptibly; the writer calls again until its own bound
+ * (full_wait_ns) has passed, then drops the record: a worker stalled by
+ * its file costs a writer that bound, once, as the stream then stops.
+ */
+int pt_log_wait_room(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	long ret;
+	u64 want;
+
+	if (!log || READ_ONCE(log->closed)) {
+		schedule_timeout_interruptible(1);
+		return signal_pending(current) ? -EINTR : 0;
+	}
+	want = pt_log_request(s);
+	ret = wait_event_interruptible_timeout(log->done_wq,
+					       pt_log_done(log, want) ||
+					       READ_ONCE(log->closed),
+					       PT_ROOM_WAIT);
+	return ret < 0 ? -EINTR : 0;
 }
 
 /* POSIX_TRACE_IOC_FLUSH: start a flush and wait for it (spec 5.13). */

@@ -230,7 +230,7 @@ static int pt_ioc_writer_notify(void __user *uarg)
 	if (!PT_RESERVED_ZERO(&n))
 		return -EINVAL;
 	if (n.what != POSIX_TRACE_NOTIFY_WAKE && n.what != POSIX_TRACE_NOTIFY_FULL &&
-	    n.what != POSIX_TRACE_NOTIFY_FLUSH)
+	    n.what != POSIX_TRACE_NOTIFY_FLUSH && n.what != POSIX_TRACE_NOTIFY_ROOM)
 		return -EINVAL;
 	return pt_writer_notify(&n);
 }

@@ -266,6 +266,11 @@ struct pt_stream {
 	 * lane) past what the log has taken; 0 for other streams.
 	 */
 	u64 flush_step;
+	/* Never-lose mode: how long a full writer lane waits for room
+	 * (posix_trace_create.full_wait_ns, copied into each lane's
+	 * control page); 0: it drops at once.
+	 */
+	u64 full_wait_ns;
 	u32 policy;
 	u32 inherit;
 	u64 capacity;		/* user record bytes per lane */
@@ -423,6 +428,7 @@ int pt_log_clear(struct pt_stream *s);
 void pt_log_status(struct pt_stream *s, struct posix_trace_status *st);
 void pt_log_stream_full(struct pt_stream *s);
 void pt_log_kick(struct pt_stream *s);
+int pt_log_wait_room(struct pt_stream *s);
 /* gate.c: the log's gate learns a change of state or filter. */
 void pt_log_state_changed(struct pt_stream *s);
 

@@ -155,6 +155,7 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args,
 		    POSIX_TRACE_POLICY_UNTIL_FULL : args->stream_policy;
 	s->inherit = args->inherit;
 	s->capacity = ALIGN(args->stream_size, 8);
+	s->full_wait_ns = args->full_wait_ns;
 	s->max_data = min_t(u64, args->max_data_size, POSIX_TRACE_MAX_DATA_MAX);
 	s->owner = get_pid(task_tgid(current));
 	s->pidns = get_pid_ns(task_active_pid_ns(current));
@@ -285,6 +286,11 @@ static int pt_create_checks(const struct posix_trace_create *args)
 		return -EINVAL;
 	if (args->stream_size < PT_MAX_SYS_EVENT ||
 	    args->stream_size > pt_max_stream_size)
+		return -EINVAL;
+	/* A LOOP stream is never full: it overwrites. */
+	if (args->full_wait_ns &&
+	    (args->stream_policy == POSIX_TRACE_POLICY_LOOP ||
+	     args->full_wait_ns > POSIX_TRACE_FULL_WAIT_MAX))
 		return -EINVAL;
 	return 0;
 }

@@ -81,6 +81,7 @@ static struct pt_writer *pt_writer_alloc(struct pt_stream *s)
 	w->ctl = w->mem;
 	w->ctl->lost_seq = U64_MAX;
 	w->ctl->flush_mark = s->flush_step;
+	w->ctl->full_wait_ns = s->full_wait_ns;
 	/* A reader may be asleep already: the first record wakes it. */
 	w->ctl->waiting = 1;
 	w->tgid = get_pid(task_tgid(current));
@@ -169,6 +170,10 @@ int pt_writer_notify(const struct posix_trace_notify *n)
 	ret = 0;
 	if (n->what == POSIX_TRACE_NOTIFY_FLUSH) {
 		pt_log_kick(s);
+		goto out;
+	}
+	if (n->what == POSIX_TRACE_NOTIFY_ROOM) {
+		ret = s->full_wait_ns ? pt_log_wait_room(s) : -EINVAL;
 		goto out;
 	}
 	if (n->what == POSIX_TRACE_NOTIFY_FULL &&

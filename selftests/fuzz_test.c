@@ -397,6 +397,10 @@ static void fz_fill_valid(struct fz_thr *t, int c, unsigned char *buf,
 		a->stream_size = sizes[rn(t, 7)];
 		a->max_data_size = rn(t, 2) ? 0 : interesting64(t) & 0x1ffff;
 		a->name_ptr = fz_ptr(t, scratch);
+		/* never-lose mode: writers of the stream wait for room */
+		if (!rn(t, 4))
+			a->full_wait_ns = rn(t, 2) ? interesting64(t) :
+					  1000000ULL * rn(t, 200);
 		break;
 	}
 	case POSIX_TRACE_IOC_START:
@@ -482,7 +486,7 @@ static void fz_fill_valid(struct fz_thr *t, int c, unsigned char *buf,
 
 		a->trid = trid;
 		a->index = rn(t, 4);
-		a->what = 1 + rn(t, 3);	/* WAKE, FULL, FLUSH */
+		a->what = 1 + rn(t, 4);	/* WAKE, FULL, FLUSH, ROOM */
 		break;
 	}
 	default:

@@ -123,9 +123,38 @@ TEST_F(uapi, nonzero_reserved_field_is_einval)
 	c.size = sizeof(c);
 	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
 	c.stream_size = 4096;
-	c.reserved[1] = 7;
+	c.reserved[0] = 7;
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
 	EXPECT_EQ(EINVAL, errno);
+}
+
+/*
+ * Never-lose mode (full_wait_ns): a LOOP stream is never full, so asking
+ * it to wait is EINVAL, and so is a wait past POSIX_TRACE_FULL_WAIT_MAX;
+ * an UNTIL_FULL stream takes any wait up to it.
+ */
+TEST_F(uapi, full_wait_is_einval_for_loop_streams_and_past_its_bound)
+{
+	struct posix_trace_ctl ctl = { .size = sizeof(ctl) };
+	struct posix_trace_create c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	c.stream_size = 4096;
+	c.full_wait_ns = 1000000;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+
+	c.stream_policy = POSIX_TRACE_POLICY_UNTIL_FULL;
+	c.full_wait_ns = POSIX_TRACE_FULL_WAIT_MAX + 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+
+	c.full_wait_ns = POSIX_TRACE_FULL_WAIT_MAX;
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	ctl.trid = c.trid;
+	EXPECT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_SHUTDOWN, &ctl));
 }
 
 /* The log fields mean something only with POSIX_TRACE_CREATE_LOG, and the

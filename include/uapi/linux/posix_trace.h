@@ -309,6 +309,10 @@ struct posix_trace_writer_desc {
  *		asks for a flush (POSIX_TRACE_NOTIFY_FLUSH), once per value;
  *		the kernel sets it half a lane past what it has logged.  0:
  *		never.
+ * @full_wait_ns: kernel: the stream's posix_trace_create.full_wait_ns.
+ *		When the lane has no room for a record, the writer asks for
+ *		room (POSIX_TRACE_NOTIFY_ROOM) and waits up to this long in
+ *		all before it drops the record as the policy says.
  */
 struct posix_trace_writer_ctl {
 	__u64 head;
@@ -323,7 +327,8 @@ struct posix_trace_writer_ctl {
 	__u32 waiting;
 	__u32 pad2;
 	__u64 flush_mark;
-	__u64 pad3[5];
+	__u64 full_wait_ns;
+	__u64 pad3[4];
 };
 
 /**
@@ -384,6 +389,11 @@ struct posix_trace_query {
  *			POSIX_TRACE_LOG_*.  Else zero.
  * @log_size:		Input, with POSIX_TRACE_CREATE_LOG: log-max-size
  *			(ignored for APPEND); Output: effective.  Else zero.
+ * @full_wait_ns:	Input: 0, or for an UNTIL_FULL or FLUSH stream, how
+ *			long a writer whose lane is full waits for room before
+ *			it drops the event (never-lose mode,
+ *			posix_trace_attr_setfullwait_np(3)); at most
+ *			POSIX_TRACE_FULL_WAIT_MAX.  Once "reserved".
  * @reserved:		zero.
  *
  * Without POSIX_TRACE_CREATE_LOG the regions are for reading; with it the
@@ -410,8 +420,12 @@ struct posix_trace_create {
 	__u32 log_fd;
 	__u32 log_policy;
 	__u64 log_size;
-	__u64 reserved[2];
+	__u64 full_wait_ns;
+	__u64 reserved[1];
 };
+
+/* The longest posix_trace_create.full_wait_ns: 60 s. */
+#define POSIX_TRACE_FULL_WAIT_MAX	60000000000ULL
 
 /* posix_trace_create.flags */
 #define POSIX_TRACE_CREATE_LOG		_BITUL(0)	/* a stream with log */
@@ -550,6 +564,7 @@ struct posix_trace_writer {
 #define POSIX_TRACE_NOTIFY_WAKE		1	/* wake sleeping readers */
 #define POSIX_TRACE_NOTIFY_FULL		2	/* UNTIL_FULL lane is full */
 #define POSIX_TRACE_NOTIFY_FLUSH	3	/* lane reached its flush_mark */
+#define POSIX_TRACE_NOTIFY_ROOM		4	/* full, waiting: see full_wait_ns */
 
 /**
  * struct posix_trace_notify - POSIX_TRACE_IOC_WRITER_NOTIFY, from the
