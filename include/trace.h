@@ -101,7 +101,8 @@ typedef struct {
 	struct timespec __clock_res;
 	char __name[TRACE_NAME_MAX];
 	char __genversion[33];
-	unsigned long long __reserved[16];
+	unsigned long long __full_wait_ns;	/* posix_trace_attr_setfullwait_np() */
+	unsigned long long __reserved[15];
 } trace_attr_t;
 #endif
 
@@ -207,6 +208,18 @@ int posix_trace_attr_getmaxusereventsize(const trace_attr_t *__restrict __attr,
 int posix_trace_attr_getstreamsize(const trace_attr_t *__restrict __attr,
 				   size_t *__restrict __streamsize);
 int posix_trace_attr_setstreamsize(trace_attr_t *__attr, size_t __streamsize);
+
+/*
+ * Implementation-defined attribute (posix_trace_attr_setfullwait_np(3)):
+ * never-lose mode.  A writer whose lane of an UNTIL_FULL or FLUSH stream
+ * is full waits up to the given time for room instead of dropping the
+ * event.  _POSIX_TRACE_FULLWAIT_NP says these functions exist.
+ */
+#define _POSIX_TRACE_FULLWAIT_NP	1
+int posix_trace_attr_getfullwait_np(const trace_attr_t *__restrict __attr,
+				    struct timespec *__restrict __wait);
+int posix_trace_attr_setfullwait_np(trace_attr_t *__restrict __attr,
+				    const struct timespec *__restrict __wait);
 
 /* Streams (spec 3.2). */
 int posix_trace_create(pid_t __pid, const trace_attr_t *__restrict __attr,

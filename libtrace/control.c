@@ -158,6 +158,7 @@ static int pt_create(pid_t pid, const trace_attr_t *attr,
 	c->stream_size = attr->__stream_size;
 	c->max_data_size = attr->__max_data_size;
 	c->name_ptr = (uint64_t)(uintptr_t)attr->__name;
+	c->full_wait_ns = attr->__full_wait_ns;
 	ret = pt_ioctl(POSIX_TRACE_IOC_CREATE, c);
 	if (ret)
 		return ret;

@@ -142,23 +142,64 @@ static inline void pt_wlane_check_mark(struct pt_wlane *w)
 	}
 }
 
-/*
- * No room for @size more bytes.  Records the reader consumed are free;
- * then LOOP drops the oldest ones, UNTIL_FULL asks the kernel to stop the
- * stream.  Returns 0 when the event is lost.
- */
-static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size)
+/* Take back what the reader (or the log) consumed; does @size fit now? */
+static int pt_wlane_reclaim_consumed(struct pt_wlane *w, uint64_t size)
 {
 	uint64_t tail = PT_LOAD_ACQ(&w->ctl->tail);
-	struct posix_trace_record rec;
 
 	if (tail != w->oldest && tail - w->oldest <= w->head - w->oldest) {
 		/* within [oldest, head]: what the reader consumed is free */
 		w->oldest = tail;
 		w->oldest_off = tail % w->size;
 	}
-	if (w->head + size - w->oldest > w->cap) {
+	return w->head + size - w->oldest <= w->cap;
+}
+
+/*
+ * Never-lose mode (posix_trace_attr_setfullwait_np()): the lane is full,
+ * so ask for room (a flush of the log, which frees what it logged) and
+ * wait for it, @wait ns at most in all, then give up: a log worker that a
+ * file stalls, or a reader that stopped reading, costs one bound, as the
+ * stream then stops.  Each request waits in the kernel (100 ms at most,
+ * interruptibly: a signal handler runs meanwhile).  System calls only:
+ * async-signal-safe.  Returns 1 once @size bytes fit.
+ */
+static int pt_wlane_wait_room(struct pt_wlane *w, uint64_t size, uint64_t wait)
+{
+	struct posix_trace_notify n = {
+		.size = sizeof(n), .trid = w->trid, .index = w->index,
+		.what = POSIX_TRACE_NOTIFY_ROOM,
+	};
+	uint64_t start = pt_now();
+	int err;
+
+	if (pt_fake)
+		return 0;
+	do {
+		err = pt_ioctl(POSIX_TRACE_IOC_WRITER_NOTIFY, &n);
+		if (pt_wlane_reclaim_consumed(w, size))
+			return 1;
+		/* EINVAL: the stream went away, or waits no more */
+	} while ((!err || err == EINTR) && pt_now() - start < wait);
+	return 0;
+}
+
+/*
+ * No room for @size more bytes.  Records the reader consumed are free;
+ * then LOOP drops the oldest ones, UNTIL_FULL waits for room in
+ * never-lose mode, then asks the kernel to stop the stream.  Returns 0
+ * when the event is lost.
+ */
+static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size)
+{
+	uint64_t tail = PT_LOAD_ACQ(&w->ctl->tail), wait;
+	struct posix_trace_record rec;
+
+	if (!pt_wlane_reclaim_consumed(w, size)) {
 		if (policy != POSIX_TRACE_POLICY_LOOP) {
+			wait = PT_LOAD(&w->ctl->full_wait_ns);
+			if (wait && pt_wlane_wait_room(w, size, wait))
+				return 1;
 			pt_wlane_notify(w, POSIX_TRACE_NOTIFY_FULL);
 			return 0;
 		}

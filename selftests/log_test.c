@@ -48,6 +48,7 @@ struct logspec {
 	size_t log_size;
 	size_t maxdata;
 	const char *name;
+	uint64_t full_wait_ns;	/* never-lose mode; 0: off */
 };
 
 static int log_attr(const struct logspec *s, trace_attr_t *a)
@@ -61,6 +62,14 @@ static int log_attr(const struct logspec *s, trace_attr_t *a)
 		ret = posix_trace_attr_setlogsize(a, s->log_size);
 	if (!ret && s->name)
 		ret = posix_trace_attr_setname(a, s->name);
+	if (!ret && s->full_wait_ns) {
+		struct timespec w = {
+			.tv_sec = (time_t)(s->full_wait_ns / PT_NSEC_PER_SEC),
+			.tv_nsec = (long)(s->full_wait_ns % PT_NSEC_PER_SEC),
+		};
+
+		ret = posix_trace_attr_setfullwait_np(a, &w);
+	}
 	return ret;
 }
 
@@ -1674,6 +1683,87 @@ TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
 	TH_LOG("%d events in the log", n);
 	EXPECT_LE(BATCH, n);
 	EXPECT_EQ(0u, first);
+}
+
+/* ------------------------------------------------------------------ */
+/* Never-lose mode (posix_trace_attr_setfullwait_np)                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Ten streams' worth emitted back to back into a small stream in
+ * never-lose mode: writers wait for the log instead of dropping, so every
+ * event reaches it, and the stream never stopped, for either full policy
+ * (FLUSH flushes by itself; UNTIL_FULL is flushed because a writer asks
+ * for room).
+ */
+static void lf_never_lose_burst(struct __test_metadata *_metadata,
+				struct logfix *f, int stream_policy)
+{
+	struct logspec s = { .stream_policy = stream_policy,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = PT_SMALL_STREAM,
+			     .full_wait_ns = 10 * PT_NSEC_PER_SEC };
+	uint64_t total = 10 * PT_SMALL_STREAM / SEQ_REC;
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	pt_record_seq(0, total);
+	lf_shutdown_and_read(_metadata, f);
+	lf_expect_all_seq(_metadata, f, total);
+	EXPECT_EQ(0, lf_count_auto_stops(f));
+	EXPECT_EQ(0, lf_count(f, POSIX_TRACE_OVERFLOW));
+	EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, f->st.posix_stream_overrun_status);
+	EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, f->st.posix_log_overrun_status);
+}
+
+TEST_F(log, never_lose_flush_stream_keeps_every_event_of_a_burst_ten_streams_long)
+{
+	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_FLUSH);
+}
+
+TEST_F(log, never_lose_until_full_stream_keeps_every_event_of_a_burst_ten_streams_long)
+{
+	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_UNTIL_FULL);
+}
+
+/*
+ * Never-lose mode with a log nobody takes (a pipe nobody reads): a
+ * writer waits its bound, no longer, then drops as the policy says, and
+ * the stream stops: the program is slowed by the bound, never hung.
+ */
+TEST_F(log, never_lose_mode_waits_its_bound_then_drops_when_the_log_stalls)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = PT_SMALL_STREAM,
+			     .full_wait_ns = 300 * 1000000ULL };
+	struct posix_trace_status_info st;
+	struct logfix *f = &self->f;
+	uint64_t t0, took;
+	trace_id_t trid;
+	int p[2], ret;
+
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	ASSERT_EQ(0, log_create(0, &s, p[1], &trid));
+	close(p[1]);
+	f->trid = trid;
+	ASSERT_EQ(0, posix_trace_start(trid));
+	/* Five times what the pipe holds (64 KiB) and the stream. */
+	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	pt_record_seq(0, 5 * (65536 + PT_SMALL_STREAM) / SEQ_REC);
+	took = pt_now_ns(CLOCK_MONOTONIC) - t0;
+	TH_LOG("recording took %llu ms", (unsigned long long)took / 1000000);
+	/* At least one full wait, and only a few: the stream stopped. */
+	EXPECT_LE(300 * 1000000ULL, took);
+	EXPECT_GT(10 * PT_NSEC_PER_SEC, took);
+	ASSERT_EQ(0, posix_trace_get_status(trid, &st));
+	EXPECT_EQ(POSIX_TRACE_OVERRUN, st.posix_stream_overrun_status);
+
+	f->trid = 0;
+	ret = posix_trace_shutdown(trid);
+	EXPECT_TRUE(ret == 0 || ret == EIO);
+	ASSERT_EQ(0, drain_pipe(p[0], f->wfd));
+	close(p[0]);
 }
 
 /* ------------------------------------------------------------------ */

@@ -381,6 +381,46 @@ static void test_logsize(void)
 	}
 }
 
+/*
+ * The never-lose mode attribute: 0 after init, any wait from 1 ns to 60 s
+ * kept as given, and bad ones refused without changing it.
+ */
+static void test_fullwait_np(void)
+{
+	static const struct timespec good[] = {
+		{ 0, 0 }, { 0, 1 }, { 1, 0 }, { 0, 999999999 }, { 59, 999999999 },
+		{ 60, 0 },
+	};
+	static const struct timespec bad[] = {
+		{ -1, 0 }, { 0, -1 }, { 0, 1000000000 }, { 60, 1 }, { 61, 0 },
+		{ 1L << 40, 0 },
+	};
+	struct timespec v, keep = { 2, 500 };
+	trace_attr_t attr;
+	size_t i;
+
+	EXPECT_RC(posix_trace_attr_init(&attr), 0);
+	EXPECT_RC(posix_trace_attr_getfullwait_np(&attr, &v), 0);
+	EXPECT(v.tv_sec == 0 && v.tv_nsec == 0);
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		EXPECT_RC(posix_trace_attr_setfullwait_np(&attr, &good[i]), 0);
+		EXPECT_RC(posix_trace_attr_getfullwait_np(&attr, &v), 0);
+		EXPECT(v.tv_sec == good[i].tv_sec && v.tv_nsec == good[i].tv_nsec);
+	}
+	EXPECT_RC(posix_trace_attr_setfullwait_np(&attr, &keep), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_RC(posix_trace_attr_setfullwait_np(&attr, &bad[i]), EINVAL);
+		EXPECT_RC(posix_trace_attr_getfullwait_np(&attr, &v), 0);
+		EXPECT(v.tv_sec == keep.tv_sec && v.tv_nsec == keep.tv_nsec);
+	}
+	EXPECT_RC(posix_trace_attr_setfullwait_np(&attr, NULL), EINVAL);
+	EXPECT_RC(posix_trace_attr_getfullwait_np(&attr, NULL), EINVAL);
+	EXPECT_RC(posix_trace_attr_setfullwait_np(NULL, &keep), EINVAL);
+	EXPECT_RC(posix_trace_attr_getfullwait_np(NULL, &v), EINVAL);
+	EXPECT_RC(posix_trace_attr_destroy(&attr), 0);
+	EXPECT_RC(posix_trace_attr_getfullwait_np(&attr, &v), EINVAL);
+}
+
 /* REQ: MAXSYSEV-1 */
 static void test_maxsystemeventsize(void)
 {
@@ -608,6 +648,7 @@ static void test_independent_objects(void)
 int main(void)
 {
 	PT_RUN(test_defaults, "ATTRINIT-1/2 defaults after posix_trace_attr_init");
+	PT_RUN(test_fullwait_np, "never-lose mode attribute (setfullwait_np)");
 	PT_RUN(test_init_over_garbage, "ATTRINIT-1 init ignores previous contents");
 	PT_RUN(test_name_roundtrip, "SETNAME-1 GETNAME-1 name round trip");
 	PT_RUN(test_name_truncation, "SETNAME-2 long names truncated, canaries intact");
