@@ -29,6 +29,31 @@ int opt_size(const char *s, size_t *v)
 	return 0;
 }
 
+int opt_seconds(const char *s, struct timespec *v)
+{
+	unsigned long long ns = 0, scale = 1000000000ULL;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')	/* no sign, no blank */
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		ns = ns * 10 + (unsigned long long)(*p - '0') * scale;
+		if (ns > 60 * 1000000000ULL)
+			return -1;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			scale /= 10;
+			ns += (unsigned long long)(*p - '0') * scale;
+		}
+	}
+	if (*p || !ns || ns > 60 * 1000000000ULL)
+		return -1;
+	v->tv_sec = (time_t)(ns / 1000000000ULL);
+	v->tv_nsec = (long)(ns % 1000000000ULL);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int policy;

@@ -8,9 +8,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 /* "4096", "64K", "1M", "2G" (powers of 1024): 0 and *v, or -1. */
 int opt_size(const char *s, size_t *v);
+
+/* "1", "0.25": seconds, more than 0 and at most 60: 0 and *v, or -1. */
+int opt_seconds(const char *s, struct timespec *v);
 
 /*
  * Policy names as the options spell them: "loop", "until-full", "flush",

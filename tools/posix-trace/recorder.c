@@ -15,6 +15,7 @@ void rec_opts_init(struct rec_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->log = REC_DEFAULT_LOG;
+	o->full_wait.tv_sec = REC_DEFAULT_FULL_WAIT;
 }
 
 void rec_opts_free(struct rec_opts *o)
@@ -39,6 +40,14 @@ void rec_help(FILE *f)
 	      "                        is truncated (default 256, at most 64K)\n"
 	      "  --filter NAME,...     event types NOT to record (user event names or\n"
 	      "                        posix_trace_error); may be repeated\n"
+	      "  --no-loss[=SECONDS]   never-lose mode, the default with the flush and\n"
+	      "                        until-full stream policies: a thread whose\n"
+	      "                        buffer is full waits up to SECONDS (default 1,\n"
+	      "                        at most 60) for the log to take its events\n"
+	      "                        instead of losing them (the program then runs\n"
+	      "                        at the pace of the log's disk)\n"
+	      "  --may-lose            a full buffer loses events instead (POSIX's\n"
+	      "                        behaviour; the log says how many)\n"
 	      "  -h, --help            this help\n"
 	      "BYTES takes a K, M or G suffix (powers of 1024).  The log size of the\n"
 	      "loop and until-full log policies is the default, 16M.\n", f);
@@ -79,6 +88,23 @@ int rec_option(struct rec_opts *o, const char *cmd, int opt, const char *arg)
 			return PT_EXIT_OK;
 		pt_err("%s: out of memory", cmd);
 		return PT_EXIT_FAIL;
+	case REC_OPT_MAY_LOSE:
+		o->full_wait.tv_sec = 0;
+		o->full_wait.tv_nsec = 0;
+		o->full_wait_explicit = false;
+		return PT_EXIT_OK;
+	case REC_OPT_NO_LOSS:
+		o->full_wait_explicit = true;
+		if (!arg) {
+			o->full_wait.tv_sec = REC_DEFAULT_FULL_WAIT;
+			o->full_wait.tv_nsec = 0;
+			return PT_EXIT_OK;
+		}
+		if (!opt_seconds(arg, &o->full_wait))
+			return PT_EXIT_OK;
+		pt_err("%s: bad --no-loss '%s' (SECONDS, more than 0, at most 60)",
+		       cmd, arg);
+		return PT_EXIT_USAGE;
 	}
 	return PT_EXIT_USAGE;
 }
@@ -131,6 +157,17 @@ static int make_attr(const char *cmd, const struct rec_opts *o, trace_attr_t *a)
 		goto err;
 	if (o->size && posix_trace_attr_setstreamsize(a, o->size)) {
 		pt_err("%s: --size %zu is too small", cmd, o->size);
+		goto err_destroy;
+	}
+	/* A loop stream is never full: it overwrites, and never waits. */
+	if (o->stream_policy == POSIX_TRACE_LOOP && o->full_wait_explicit) {
+		pt_err("%s: --no-loss needs --stream-policy flush or until-full", cmd);
+		goto err_destroy;
+	}
+	if (o->stream_policy != POSIX_TRACE_LOOP &&
+	    (o->full_wait.tv_sec || o->full_wait.tv_nsec) &&
+	    posix_trace_attr_setfullwait_np(a, &o->full_wait)) {
+		pt_err("%s: --no-loss is not accepted", cmd);
 		goto err_destroy;
 	}
 	if (o->max_data && posix_trace_attr_setmaxdatasize(a, o->max_data)) {

@@ -15,12 +15,18 @@
 
 #define REC_DEFAULT_LOG	"posix-trace.log"
 #define REC_DEVICE	"/dev/posix_trace"
+#define REC_DEFAULT_FULL_WAIT	1	/* s: --no-loss, the default */
 
 struct rec_opts {
 	const char *log;
 	bool inherit;
 	int stream_policy, log_policy;	/* 0: the default */
 	size_t size, max_data;		/* 0: the default */
+	/* How long a full writer waits for room: --no-loss (the default,
+	 * 1 s), or 0 with --may-lose; explicit when given by an option.
+	 */
+	struct timespec full_wait;
+	bool full_wait_explicit;
 	struct namelist filter;		/* types not to record */
 };
 
@@ -31,6 +37,8 @@ enum {
 	REC_OPT_SIZE,
 	REC_OPT_MAX_DATA,
 	REC_OPT_FILTER,
+	REC_OPT_NO_LOSS,
+	REC_OPT_MAY_LOSE,
 };
 
 /* getopt_long() options of both; each command adds its own and the end. */
@@ -42,6 +50,8 @@ enum {
 	{ "size", required_argument, NULL, REC_OPT_SIZE },		\
 	{ "max-data", required_argument, NULL, REC_OPT_MAX_DATA },	\
 	{ "filter", required_argument, NULL, REC_OPT_FILTER },		\
+	{ "no-loss", optional_argument, NULL, REC_OPT_NO_LOSS },	\
+	{ "may-lose", no_argument, NULL, REC_OPT_MAY_LOSE },		\
 	{ "help", no_argument, NULL, 'h' }
 
 void rec_opts_init(struct rec_opts *o);
