@@ -285,6 +285,80 @@ TEST_F(cli, record_with_inherit_has_the_events_of_every_process)
 	EXPECT_EQ(1, pids_match(&r));
 }
 
+/*
+ * The log of a "cli_traced burst": every emitter's events, each once and
+ * in order (its sequence numbers 0..@n-1, one after the other), and no
+ * loss marker.  Counted as read: a million events do not fit in r.
+ */
+static void check_burst(struct __test_metadata *_metadata, const char *path,
+			int emitters, unsigned long n)
+{
+	uint64_t next[16] = { 0 }, d[2];
+	unsigned long total = 0, markers = 0;
+	trace_event_id_t burst = 0;
+	char name[TRACE_EVENT_NAME_MAX];
+	trace_id_t trid;
+	struct pt_ev ev;
+	int fd, i;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, posix_trace_open(fd, &trid));
+	close(fd);
+	while (!pt_get(trid, &ev) && !ev.unavailable) {
+		trace_event_id_t id = ev.info.posix_event_id;
+
+		if (id == POSIX_TRACE_OVERFLOW || id == POSIX_TRACE_ERROR ||
+		    (id == POSIX_TRACE_STOP && total && total < n * emitters))
+			markers++;
+		if (!burst && !posix_trace_eventid_get_name(trid, id, name) &&
+		    !strcmp(name, "cli/burst"))
+			burst = id;
+		if (!burst || id != burst)
+			continue;
+		ASSERT_EQ(sizeof(d), ev.len);
+		memcpy(d, ev.data, sizeof(d));
+		ASSERT_GT((uint64_t)emitters, d[0]);
+		ASSERT_EQ(next[d[0]], d[1]) TH_LOG("emitter %llu: event %llu after %llu",
+			(unsigned long long)d[0], (unsigned long long)d[1],
+			(unsigned long long)next[d[0]]);
+		next[d[0]]++;
+		total++;
+	}
+	posix_trace_close(trid);
+	for (i = 0; i < emitters; i++)
+		EXPECT_EQ(n, next[i]) TH_LOG("emitter %d", i);
+	EXPECT_EQ(n * emitters, total);
+	EXPECT_EQ(0ul, markers);
+}
+
+/*
+ * With its defaults (never-lose mode), "posix-trace record" keeps every
+ * event of programs that emit back to back, faster than the log's file
+ * takes them (issue 21): one thread of 1,000,000, four of 250,000, and
+ * three children of 250,000 under --inherit.
+ */
+TEST_F_TIMEOUT(cli, record_defaults_keep_every_event_of_one_thread_of_a_million, 300)
+{
+	ASSERT_EQ(0, run(NULL, self->tool, "record", "-o", self->log, "--",
+			 self->traced, "burst", "1", "0", "1000000", NULL));
+	check_burst(_metadata, self->log, 1, 1000000);
+}
+
+TEST_F_TIMEOUT(cli, record_defaults_keep_every_event_of_four_threads, 300)
+{
+	ASSERT_EQ(0, run(NULL, self->tool, "record", "-o", self->log, "--",
+			 self->traced, "burst", "4", "0", "250000", NULL));
+	check_burst(_metadata, self->log, 4, 250000);
+}
+
+TEST_F_TIMEOUT(cli, record_inherit_keeps_every_event_of_three_children, 300)
+{
+	ASSERT_EQ(0, run(NULL, self->tool, "record", "-o", self->log, "--inherit",
+			 "--", self->traced, "burst", "1", "3", "250000", NULL));
+	check_burst(_metadata, self->log, 3, 250000);
+}
+
 TEST_F(cli, record_without_inherit_traces_only_the_command)
 {
 	ASSERT_EQ(0, run(NULL, self->tool, "record", "-o", self->log, "--",

@@ -14,10 +14,16 @@
  *                           every 10 ms until SIGTERM (records "cli/sigterm",
  *                           exits 42) or a line on stdin (records
  *                           "cli/last", exits 0); gives up after 60 s
+ *   cli_traced burst T C N  N back-to-back events "cli/burst" of 16 bytes
+ *                           (the emitter's number and its sequence number,
+ *                           two uint64_t) from each of T threads, or with
+ *                           C > 0 from each of C forked children instead
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +72,53 @@ static int events(int n)
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return 93;
 	return WEXITSTATUS(status);
+}
+
+static unsigned long burst_n;
+static trace_event_id_t burst_id;
+
+static void *burst_emit(void *arg)
+{
+	uint64_t data[2] = { (uint64_t)(uintptr_t)arg, 0 };
+
+	for (; data[1] < burst_n; data[1]++)
+		posix_trace_event(burst_id, data, sizeof(data));
+	return NULL;
+}
+
+static int burst(int threads, int children, unsigned long n)
+{
+	pthread_t th[16];
+	int i, status, ret = 0;
+	pid_t pid;
+
+	burst_n = n;
+	if (posix_trace_eventid_open("cli/burst", &burst_id))
+		return 90;
+	if (threads < 1 || threads > 16 || children < 0 || children > 16)
+		return 2;
+	fflush(NULL);
+	for (i = 0; i < children; i++) {
+		pid = fork();
+		if (pid < 0)
+			return 91;
+		if (pid == 0) {
+			burst_emit((void *)(uintptr_t)i);
+			_exit(0);
+		}
+	}
+	if (children) {
+		while (wait(&status) > 0)
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				ret = 93;
+		return ret;
+	}
+	for (i = 0; i < threads; i++)
+		if (pthread_create(&th[i], NULL, burst_emit, (void *)(uintptr_t)i))
+			return 91;
+	for (i = 0; i < threads; i++)
+		pthread_join(th[i], NULL);
+	return 0;
 }
 
 static volatile sig_atomic_t got_term;
@@ -122,6 +175,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "wait"))
 		return wait_mode();
-	fprintf(stderr, "usage: cli_traced events N | exit N | kill | wait\n");
+	if (argc == 5 && !strcmp(argv[1], "burst"))
+		return burst(atoi(argv[2]), atoi(argv[3]), strtoul(argv[4], NULL, 10));
+	fprintf(stderr, "usage: cli_traced events N | exit N | kill | wait | burst T C N\n");
 	return 2;
 }
