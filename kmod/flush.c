@@ -128,14 +128,24 @@ static void pt_write_block(struct pt_stream *s, int *first)
 	int err = 0;
 
 	if (s->log->count) {
+		u32 count = s->log->user_count;
+
 		err = pt_logf_write_types(s);
 		if (!err)
 			err = pt_logf_write_events(s);
 		else
 			pt_logf_drop(s->log);
+		if (err)
+			s->log->write_lost += count;
 	}
 	pt_flush_error(s->log, first, err);
 	pt_publish(s);
+}
+
+/* A count a writer lane may claim any value of: it sticks at the top. */
+static u64 pt_sat_add(u64 a, u64 b)
+{
+	return a + b < a ? U64_MAX : a + b;
 }
 
 /* @pid: 0, or the writer's for a report about its lane (design.md §9). */
@@ -291,6 +301,8 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	markers = src->lost ? 2 * pt_log_rec_size(0) : 0;
 	src->peeked = false;
 	if (!pt_room(s, size + markers, ts, first)) {
+		if (rec.event_id >= POSIX_TRACE_ID_UNNAMED)
+			log->discarded++;
 		pt_src_advance(src);
 		return;
 	}
@@ -299,6 +311,11 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	if (src->lost) {
 		/* the log shows the loss: so does its trailer */
 		atomic_set(&s->overrun_seen, 1);
+		log->overwrite_gaps++;
+		/* how many, by the lane's seq (a writer lane's: its word) */
+		log->overwritten = pt_sat_add(log->overwritten,
+					      src->seq_known && rec.seq > src->next_seq ?
+					      rec.seq - src->next_seq : 1);
 		pt_add_marker(log, POSIX_TRACE_ID_OVERFLOW,
 			      pt_overflow_ts(s, i, src, &rec), NULL, 0, pid);
 		pt_add_marker(log, POSIX_TRACE_ID_RESUME, rec.timestamp,
@@ -676,6 +693,7 @@ static int pt_finish(struct pt_stream *s)
 	log->final = true;
 	pt_drain(s, true, &err);
 	pt_flush_error(log, &err, pt_logf_write_types(s));
+	pt_flush_error(log, &err, pt_logf_write_losses(s));
 	atomic_set(&log->flushing, 0);
 	pt_flush_error(log, &err, pt_logf_close(s));
 	log->closed = true;
@@ -880,6 +898,10 @@ int pt_log_clear(struct pt_stream *s)
 	atomic_set(&log->log_overrun, 0);
 	atomic_set(&log->log_overrun_seen, 0);
 	atomic_set(&log->flush_error_seen, 0);
+	log->overwritten = 0;
+	log->overwrite_gaps = 0;
+	log->discarded = 0;
+	log->write_lost = 0;
 	log->full = false;
 	log->reinit = log->seekable;
 	log->reinit_err = 0;

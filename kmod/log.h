@@ -30,7 +30,10 @@ enum {
 	PT_LOG_BT_TYPES = 2,
 	PT_LOG_BT_EVENTS = 3,
 	PT_LOG_BT_STATUS = 4,
+	PT_LOG_BT_LOSS = 6,
 };
+
+#define PT_LOG_LOSS_SIZE	64
 
 /* System ids the type table names (1 .. PT_LOG_NR_SYSTEM). */
 #define PT_LOG_NR_SYSTEM	POSIX_TRACE_ID_DETACHED
@@ -126,8 +129,10 @@ struct pt_log {
 	u32 len;
 	u32 count;
 	u8 *mbuf;
+	u32 user_count;		/* of @count, the program's events */
 	u32 mark_len;		/* pt_logf_mark(): where a rollback goes */
 	u32 mark_count;
+	u32 mark_user;
 	u64 mark_bytes;
 	/* Flusher cursors: kernel lanes, then writer lanes (flush.c). */
 	struct pt_src *src;
@@ -155,6 +160,16 @@ struct pt_log {
 	 */
 	atomic_t flush_error_seen;
 	atomic_t log_overrun_seen;
+	/* Events lost on the way to the log since the create or the last
+	 * clear, for its LOSS block (log-format.md): overwritten in a LOOP
+	 * stream before the flusher took them (by the lanes' seqs, a writer
+	 * lane's by its word) in @overwrite_gaps gaps, not taken by a full
+	 * UNTIL_FULL log, and in blocks the file refused.  @lock.
+	 */
+	u64 overwritten;
+	u64 overwrite_gaps;
+	u64 discarded;
+	u64 write_lost;
 };
 
 /* logfile.c */
@@ -164,6 +179,7 @@ int pt_logf_init(struct pt_stream *s);
 int pt_logf_write_types(struct pt_stream *s);
 int pt_logf_write_events(struct pt_stream *s);
 int pt_logf_close(struct pt_stream *s);
+int pt_logf_write_losses(struct pt_stream *s);
 u32 pt_logf_events_room(struct pt_log *log);
 int pt_logf_prealloc(struct pt_log *log);
 void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec);

@@ -133,8 +133,10 @@ static u64 pt_logf_meta_size(void)
 	u64 types = names * (PT_LOG_BLOCK_HDR + PT_LOG_TYPE_HDR +
 			     ALIGN(POSIX_TRACE_EVENT_NAME_MAX, 8));
 	u64 status = PT_LOG_BLOCK_HDR + PT_LOG_STATUS_SIZE;
+	u64 loss = PT_LOG_BLOCK_HDR + PT_LOG_LOSS_SIZE;
 
-	return PAGE_ALIGN(PT_LOG_HEADER_SIZE + ALIGN(info, 8) + types + status);
+	return PAGE_ALIGN(PT_LOG_HEADER_SIZE + ALIGN(info, 8) + types + loss +
+			  status);
 }
 
 /*
@@ -429,6 +431,7 @@ int pt_logf_init(struct pt_stream *s)
 	log->blocks = 0;
 	log->len = 0;
 	log->count = 0;
+	log->user_count = 0;
 	log->deadline = jiffies + PT_LOG_STALL;
 	ret = pt_logf_write_header(log);
 	if (!ret)
@@ -505,12 +508,14 @@ void pt_logf_drop(struct pt_log *log)
 {
 	log->len = 0;
 	log->count = 0;
+	log->user_count = 0;
 }
 
 void pt_logf_commit(struct pt_log *log, const struct posix_trace_record *rec)
 {
 	log->len += rec->size;
 	log->count++;
+	log->user_count += rec->event_id >= POSIX_TRACE_ID_UNNAMED;
 	log->event_bytes += rec->size;
 }
 
@@ -519,6 +524,7 @@ void pt_logf_mark(struct pt_log *log)
 {
 	log->mark_len = log->len;
 	log->mark_count = log->count;
+	log->mark_user = log->user_count;
 	log->mark_bytes = log->event_bytes;
 }
 
@@ -526,6 +532,7 @@ void pt_logf_rollback(struct pt_log *log)
 {
 	log->len = log->mark_len;
 	log->count = log->mark_count;
+	log->user_count = log->mark_user;
 	log->event_bytes = log->mark_bytes;
 }
 
@@ -570,7 +577,29 @@ int pt_logf_write_events(struct pt_stream *s)
 		log->full = true;	/* the next block overwrites the oldest */
 	log->len = 0;
 	log->count = 0;
+	log->user_count = 0;
 	return ret;
+}
+
+/*
+ * The LOSS block, before the trailer: how many events never reached the
+ * log, and why (log-format.md §5.5).  Readers that do not know it skip it.
+ */
+int pt_logf_write_losses(struct pt_stream *s)
+{
+	struct pt_log *log = s->log;
+	u8 *p = pt_block_begin(log->mbuf, PT_LOG_BT_LOSS);
+
+	lockdep_assert_held(&log->lock);
+	memset(p, 0, PT_LOG_LOSS_SIZE);
+	pt_put32(p, PT_LOG_LOSS_SIZE);
+	pt_put64(p + 8, atomic64_read(&s->dropped));
+	pt_put64(p + 16, atomic_read(&s->drop_gaps));
+	pt_put64(p + 24, log->overwritten);
+	pt_put64(p + 32, log->overwrite_gaps);
+	pt_put64(p + 40, log->discarded);
+	pt_put64(p + 48, log->write_lost);
+	return pt_meta_write(log, log->mbuf, PT_LOG_BLOCK_HDR + PT_LOG_LOSS_SIZE, 1);
 }
 
 /* The STATUS trailer, then fsync: the log must survive a power loss. */

@@ -262,6 +262,13 @@ struct pt_stream {
 	 * log's STATUS trailer.  Set under pt_ctl_lock, read after.
 	 */
 	bool full_at_shutdown;
+	/* Events the stream did not take since the create or the last
+	 * clear (UNTIL_FULL and FLUSH: emitted while it was full or stopped
+	 * by it, or larger than a lane), and the times it filled: the log's
+	 * LOSS block.  Writers report their own drops (NOTIFY_FULL).
+	 */
+	atomic64_t dropped;
+	atomic_t drop_gaps;
 	/* Stream policy FLUSH: a lane asks for a flush this far (half a
 	 * lane) past what the log has taken; 0 for other streams.
 	 */

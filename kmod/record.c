@@ -215,6 +215,7 @@ static bool pt_autostop(struct pt_stream *s, struct pt_lane *l)
 
 	if (atomic_cmpxchg(&s->state, PT_RUNNING, PT_AUTOSTOPPED) != PT_RUNNING)
 		return false;
+	atomic_inc(&s->drop_gaps);
 	if (pt_lane_make_room(l, size, s->capacity + PT_LANE_RESERVE))
 		pt_lane_append(s, l, &stop, size);
 	return true;
@@ -250,8 +251,9 @@ void pt_record_autostop(struct pt_stream *s)
 	bool stopped;
 
 	spin_lock_irqsave(&l->lock, flags);
+	atomic64_inc(&s->dropped);	/* the writer lost its event */
 	if (atomic_read(&s->state) == PT_RUNNING)
-		atomic_set(&s->overrun, 1);	/* the writer lost its event */
+		atomic_set(&s->overrun, 1);
 	pt_lane_reclaim(l);
 	stopped = pt_autostop(s, l);
 	spin_unlock_irqrestore(&l->lock, flags);
@@ -259,6 +261,13 @@ void pt_record_autostop(struct pt_stream *s)
 		pt_stream_refresh_slots(s);
 		pt_log_stream_full(s);
 	}
+}
+
+/* An event of the program's (not the trace system's) the stream lost. */
+static void pt_count_drop(struct pt_stream *s, const struct pt_event *ev)
+{
+	if (ev->id >= POSIX_TRACE_ID_UNNAMED)
+		atomic64_inc(&s->dropped);
 }
 
 /*
@@ -281,16 +290,22 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 	l = pt_this_lane(s);
 	limit = s->capacity + (ev->control ? PT_LANE_RESERVE : 0);
 	spin_lock_irqsave(&l->lock, flags);
-	if (!ev->control && atomic_read(&s->state) != PT_RUNNING)
+	if (!ev->control && atomic_read(&s->state) != PT_RUNNING) {
+		/* stopped because it was full: a loss, not a pause */
+		if (atomic_read(&s->state) == PT_AUTOSTOPPED)
+			pt_count_drop(s, ev);
 		goto out;
+	}
 	pt_lane_reclaim(l);
 	if (size > limit) {
 		atomic_set(&s->overrun, 1);
+		pt_count_drop(s, ev);
 		goto out;
 	}
 	while (!pt_lane_make_room(l, size, limit)) {
 		if (s->policy != POSIX_TRACE_POLICY_LOOP) {
 			atomic_set(&s->overrun, 1);
+			pt_count_drop(s, ev);
 			if (!ev->control)
 				stopped = pt_autostop(s, l);
 			goto out;

@@ -582,6 +582,8 @@ int pt_stream_clear(struct pt_stream *s)
 	pt_lanes_reset(s);
 	atomic_set(&s->overrun, 0);
 	atomic_set(&s->overrun_seen, 0);
+	atomic64_set(&s->dropped, 0);
+	atomic_set(&s->drop_gaps, 0);
 	switch (atomic_read(&s->state)) {
 	case PT_AUTOSTOPPED:
 		pt_record_start(s, NULL);
