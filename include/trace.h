@@ -221,6 +221,24 @@ int posix_trace_attr_getfullwait_np(const trace_attr_t *__restrict __attr,
 int posix_trace_attr_setfullwait_np(trace_attr_t *__restrict __attr,
 				    const struct timespec *__restrict __wait);
 
+/*
+ * Implementation-defined (posix_trace_get_losses_np(3)): how many events
+ * never reached a trace log, and why, as the log records them.
+ * _POSIX_TRACE_LOSSES_NP says this function exists.
+ */
+#define _POSIX_TRACE_LOSSES_NP	1
+struct posix_trace_losses_np {
+	unsigned long long posix_dropped;	  /* not taken by the full stream */
+	unsigned long long posix_drop_gaps;	  /* times the stream filled */
+	unsigned long long posix_overwritten;	  /* overwritten before logged (LOOP) */
+	unsigned long long posix_overwrite_gaps; /* OVERFLOW markers for them */
+	unsigned long long posix_log_discarded; /* not taken by the full log */
+	unsigned long long posix_log_write_lost; /* in blocks the file refused */
+	unsigned long long __reserved[2];
+};
+int posix_trace_get_losses_np(trace_id_t __trid,
+			      struct posix_trace_losses_np *__losses);
+
 /* Streams (spec 3.2). */
 int posix_trace_create(pid_t __pid, const trace_attr_t *__restrict __attr,
 		       trace_id_t *__restrict __trid);

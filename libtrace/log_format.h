@@ -62,7 +62,18 @@ enum {
 	PT_LOG_BT_EVENTS = 3,
 	PT_LOG_BT_STATUS = 4,
 	PT_LOG_BT_PAD = 5,
+	PT_LOG_BT_LOSS = 6,
 };
+
+/* LOSS payload (log-format.md §5.5): u64 counts from these offsets. */
+#define PT_LOG_L_SIZE		0	/* u32 */
+#define PT_LOG_L_DROPPED	8
+#define PT_LOG_L_DROP_GAPS	16
+#define PT_LOG_L_OVERWRITTEN	24
+#define PT_LOG_L_OVERWRITE_GAPS	32
+#define PT_LOG_L_DISCARDED	40
+#define PT_LOG_L_WRITE_LOST	48
+#define PT_LOG_LOSS_V1		64
 
 /* INFO payload: offsets from the end of the block header. */
 #define PT_LOG_I_SIZE		0	/* u32: bytes before the name */

@@ -250,6 +250,23 @@ int pt_log_get_status(trace_id_t trid, struct posix_trace_status_info *st)
 	return 0;
 }
 
+int pt_log_get_losses(trace_id_t trid, struct posix_trace_losses_np *losses)
+{
+	struct pt_log *l = pt_log_get(trid);
+	int ret = ENODATA;
+
+	if (!l)
+		return EINVAL;
+	pthread_mutex_lock(&l->lock);
+	if (l->has_losses) {
+		*losses = l->losses;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&l->lock);
+	pt_log_put(l);
+	return ret;
+}
+
 int pt_log_get_name(trace_id_t trid, trace_event_id_t event, char *name)
 {
 	struct pt_log *l = pt_log_get(trid);

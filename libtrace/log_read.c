@@ -211,6 +211,25 @@ static void pt_parse_status(struct pt_log *l)
 	l->finished = 1;
 }
 
+/* The LOSS block (log-format.md §5.5): the last one read counts. */
+static void pt_parse_losses(struct pt_log *l)
+{
+	const uint8_t *p = l->blk + PT_LOG_BLOCK_HDR;
+	struct posix_trace_losses_np *s = &l->losses;
+
+	if (pt_blk_len(l) - PT_LOG_BLOCK_HDR < PT_LOG_LOSS_V1 ||
+	    pt_le32(p + PT_LOG_L_SIZE) < PT_LOG_LOSS_V1)
+		return;
+	memset(s, 0, sizeof(*s));
+	s->posix_dropped = pt_le64(p + PT_LOG_L_DROPPED);
+	s->posix_drop_gaps = pt_le64(p + PT_LOG_L_DROP_GAPS);
+	s->posix_overwritten = pt_le64(p + PT_LOG_L_OVERWRITTEN);
+	s->posix_overwrite_gaps = pt_le64(p + PT_LOG_L_OVERWRITE_GAPS);
+	s->posix_log_discarded = pt_le64(p + PT_LOG_L_DISCARDED);
+	s->posix_log_write_lost = pt_le64(p + PT_LOG_L_WRITE_LOST);
+	l->has_losses = 1;
+}
+
 /*
  * Scan the metadata from l->meta_end on, as far as the blocks are
  * complete and valid.  In the sequential layout the scan ends for good
@@ -229,6 +248,8 @@ static void pt_log_scan(struct pt_log *l)
 		len = pt_blk_len(l);
 		if (type == PT_LOG_BT_TYPES) {
 			pt_parse_types(l);
+		} else if (type == PT_LOG_BT_LOSS) {
+			pt_parse_losses(l);
 		} else if (type == PT_LOG_BT_STATUS) {
 			pt_parse_status(l);
 			l->meta_done = l->layout == PT_LOG_LAYOUT_SEQ;

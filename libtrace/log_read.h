@@ -39,6 +39,8 @@ struct pt_log {
 	uint64_t created_real, created_mono;
 	struct posix_trace_status_info status;
 	int finished;			/* a STATUS block was read */
+	struct posix_trace_losses_np losses;	/* from the LOSS block */
+	int has_losses;
 	char *names[__POSIX_TRACE_ID_NR];
 	unsigned int typelist_next;
 	uint64_t meta_end;		/* metadata scanned up to here */
@@ -62,6 +64,7 @@ int pt_log_next(struct pt_log *l, struct posix_trace_event_info *ev, void *data,
 		size_t num_bytes, size_t *data_len, int *got);
 
 /* log_open.c: the dispatch of the trid-taking functions for trid < 0. */
+int pt_log_get_losses(trace_id_t trid, struct posix_trace_losses_np *losses);
 int pt_log_getnext(trace_id_t trid, struct posix_trace_event_info *ev, void *data,
 		   size_t num_bytes, size_t *data_len, int *unavailable);
 int pt_log_get_attr(trace_id_t trid, trace_attr_t *attr);

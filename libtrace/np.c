@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Implementation-defined stream attributes (the _np functions of
- * <trace.h>), with the conventions of attr.c: 0 or an error number, errno
- * untouched, outputs written only on success.
+ * Implementation-defined functions of <trace.h> (the _np ones), with the
+ * conventions of attr.c: 0 or an error number, errno untouched, outputs
+ * written only on success.
  *
  * Never-lose mode: how long a writer whose lane of an UNTIL_FULL or FLUSH
  * stream is full waits for room (writer.c, pt_wlane_wait_room()) before it
@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "log_read.h"
 
 PT_EXPORT int posix_trace_attr_getfullwait_np(const trace_attr_t *__restrict attr,
 					      struct timespec *__restrict wait)
@@ -41,4 +42,18 @@ PT_EXPORT int posix_trace_attr_setfullwait_np(trace_attr_t *__restrict attr,
 		return EINVAL;
 	attr->__full_wait_ns = ns;
 	return 0;
+}
+
+/*
+ * How many events never reached the trace log @trid (opened with
+ * posix_trace_open()), and why: the log's LOSS block, written at its
+ * end.  ENODATA for a log without one (written before loss counts
+ * existed, or not finished); EINVAL for anything but an open log.
+ */
+PT_EXPORT int posix_trace_get_losses_np(trace_id_t trid,
+					struct posix_trace_losses_np *losses)
+{
+	if (!losses || trid >= 0)
+		return EINVAL;
+	return pt_log_get_losses(trid, losses);
 }

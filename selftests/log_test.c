@@ -1549,6 +1549,7 @@ struct drainer {
 	int in, out;
 	int err;
 	size_t bytes;
+	int slow_ms;		/* sleep between two reads of 4 KiB at most */
 };
 
 /* Copy @in to @out until end of file; err ETIMEDOUT if nothing comes
@@ -1564,9 +1565,11 @@ static void *drainer_fn(void *arg)
 			d->err = ETIMEDOUT;
 			return NULL;
 		}
-		n = read(d->in, buf, sizeof(buf));
+		n = read(d->in, buf, d->slow_ms ? 4096 : sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (d->slow_ms)
+			pt_sleep_ms(d->slow_ms);
 		if (n <= 0) {
 			d->err = n ? errno : 0;
 			return NULL;
@@ -1764,6 +1767,140 @@ TEST_F(log, never_lose_mode_waits_its_bound_then_drops_when_the_log_stalls)
 	EXPECT_TRUE(ret == 0 || ret == EIO);
 	ASSERT_EQ(0, drain_pipe(p[0], f->wfd));
 	close(p[0]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Exact loss counts (posix_trace_get_losses_np)                       */
+/* ------------------------------------------------------------------ */
+
+/* The seq events of the log of @f, and what its LOSS block says. */
+static uint64_t lf_losses(struct __test_metadata *_metadata,
+			  const struct logfix *f,
+			  struct posix_trace_losses_np *l)
+{
+	uint64_t kept = 0;
+	int i;
+
+	for (i = 0; i < f->nev; i++)
+		kept += f->ev[i].id == POSIX_TRACE_UNNAMED_USEREVENT;
+	EXPECT_EQ(0, posix_trace_get_losses_np(f->otrid, l));
+	TH_LOG("%llu kept; dropped %llu in %llu, overwritten %llu in %llu, log discarded %llu, write lost %llu",
+	       (unsigned long long)kept, l->posix_dropped, l->posix_drop_gaps,
+	       l->posix_overwritten, l->posix_overwrite_gaps,
+	       l->posix_log_discarded, l->posix_log_write_lost);
+	return kept;
+}
+
+/*
+ * A 4 KiB UNTIL_FULL stream given 1000 events and never flushed: it fills
+ * and stops, and every event that did not reach the log is counted, in
+ * one gap.
+ */
+TEST_F(log, loss_counts_of_a_full_stream_are_exact)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = PT_SMALL_STREAM };
+	struct posix_trace_losses_np l;
+	struct logfix *f = &self->f;
+	uint64_t kept;
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	pt_record_seq(0, 1000);
+	lf_shutdown_and_read(_metadata, f);
+	kept = lf_losses(_metadata, f, &l);
+	EXPECT_GT(1000u, kept);
+	EXPECT_EQ(1000u, kept + l.posix_dropped);
+	EXPECT_EQ(1u, l.posix_drop_gaps);
+	EXPECT_EQ(0u, l.posix_overwritten + l.posix_log_discarded +
+		  l.posix_log_write_lost);
+}
+
+/*
+ * A 4 KiB LOOP stream given 1000 events before its log takes any: the
+ * oldest are overwritten, and the log counts exactly how many, by the
+ * lane's sequence numbers.
+ */
+TEST_F(log, loss_counts_of_an_overwriting_stream_are_exact)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_LOOP,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = PT_SMALL_STREAM };
+	struct posix_trace_losses_np l;
+	struct logfix *f = &self->f;
+	uint64_t kept;
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	pt_record_seq(0, 1000);
+	lf_shutdown_and_read(_metadata, f);
+	kept = lf_losses(_metadata, f, &l);
+	EXPECT_GT(1000u, kept);
+	EXPECT_EQ(1000u, kept + l.posix_overwritten);
+	EXPECT_EQ((uint64_t)lf_count(f, POSIX_TRACE_OVERFLOW), l.posix_overwrite_gaps);
+	EXPECT_EQ(0u, l.posix_dropped + l.posix_log_discarded + l.posix_log_write_lost);
+}
+
+/*
+ * A full UNTIL_FULL log: what it did not take is counted too.
+ */
+TEST_F(log, loss_counts_of_a_full_log_are_exact)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
+			     .log_policy = POSIX_TRACE_UNTIL_FULL,
+			     .stream_size = 65536, .log_size = SMALL_LOG,
+			     .full_wait_ns = 10 * PT_NSEC_PER_SEC };
+	struct posix_trace_losses_np l;
+	struct logfix *f = &self->f;
+	uint64_t kept;
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	pt_record_seq(0, 2000);
+	lf_shutdown_and_read(_metadata, f);
+	kept = lf_losses(_metadata, f, &l);
+	EXPECT_GT(2000u, kept);
+	EXPECT_EQ(2000u, kept + l.posix_log_discarded);
+	EXPECT_EQ(0u, l.posix_dropped + l.posix_overwritten + l.posix_log_write_lost);
+}
+
+/*
+ * A writer faster than its log: a FLUSH stream (no never-lose mode) whose
+ * log is a pipe read 4 KiB every 2 ms.  It loses events, and exactly as
+ * many as the log's counts say.
+ */
+TEST_F_TIMEOUT(log, a_log_slower_than_its_writer_loses_only_what_it_counts, 120)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = 16384 };
+	struct posix_trace_losses_np l;
+	struct logfix *f = &self->f;
+	struct drainer d = { .slow_ms = 2 };
+	const uint64_t total = 20000;
+	uint64_t kept;
+	trace_id_t trid;
+	pthread_t t;
+	int p[2];
+
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	d.in = p[0];
+	d.out = f->wfd;
+	ASSERT_EQ(0, log_create(0, &s, p[1], &trid));
+	close(p[1]);
+	ASSERT_EQ(0, pthread_create(&t, NULL, drainer_fn, &d));
+	ASSERT_EQ(0, posix_trace_start(trid));
+	pt_record_seq(0, total);
+	ASSERT_EQ(0, posix_trace_shutdown(trid));
+	pthread_join(t, NULL);
+	close(p[0]);
+	ASSERT_EQ(0, d.err);
+	lf_open_and_read(_metadata, f);
+	kept = lf_losses(_metadata, f, &l);
+	EXPECT_GT(total, kept) TH_LOG("the log kept up: the test tested nothing");
+	EXPECT_EQ(total, kept + l.posix_dropped + l.posix_log_write_lost);
+	EXPECT_EQ((uint64_t)lf_count_auto_stops(f), l.posix_drop_gaps);
 }
 
 /* ------------------------------------------------------------------ */

@@ -465,6 +465,47 @@ static void test_unknown_blocks_skipped(void)
 	free(w.buf);
 }
 
+/*
+ * The LOSS block (log-format.md §5.5): posix_trace_get_losses_np() gives
+ * its counts, the last block read counts, a short one is ignored, a log
+ * without one is ENODATA, and an active stream's trid is EINVAL.
+ */
+static void test_loss_block_counts(void)
+{
+	uint64_t p[8] = { 64, 936, 1, 5, 2, 7, 3, 0 }, shortp[2] = { 16, 99 };
+	struct posix_trace_losses_np l;
+	struct lw_event ev[4];
+	struct lw_log w;
+	trace_id_t trid;
+
+	mk_events(ev, 0, 4);
+	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "l", POSIX_TRACE_LOOP, POSIX_TRACE_LOOP);
+	lw_events(&w, ev, 4);
+	EXPECT_RC(open_buf(w.buf, w.end, &trid), 0);
+	EXPECT_RC(posix_trace_get_losses_np(trid, &l), ENODATA);
+	posix_trace_close(trid);
+	lw_append(&w, PT_LOG_BT_LOSS, 1, shortp, sizeof(shortp));
+	EXPECT_RC(open_buf(w.buf, w.end, &trid), 0);
+	EXPECT_RC(posix_trace_get_losses_np(trid, &l), ENODATA);
+	posix_trace_close(trid);
+	p[1] = 1;
+	lw_append(&w, PT_LOG_BT_LOSS, 1, p, sizeof(p));
+	p[1] = 936;
+	lw_append(&w, PT_LOG_BT_LOSS, 1, p, sizeof(p));
+	EXPECT_RC(open_buf(w.buf, w.end, &trid), 0);
+	EXPECT_EQ(drain(trid, 0, 1), 4);
+	EXPECT_RC(posix_trace_get_losses_np(trid, &l), 0);
+	EXPECT(l.posix_dropped == 936 && l.posix_drop_gaps == 1 &&
+	       l.posix_overwritten == 5 && l.posix_overwrite_gaps == 2 &&
+	       l.posix_log_discarded == 7 && l.posix_log_write_lost == 3);
+	EXPECT_RC(posix_trace_get_losses_np(trid, NULL), EINVAL);
+	posix_trace_close(trid);
+	EXPECT_RC(posix_trace_get_losses_np(trid, &l), EINVAL);
+	EXPECT_RC(posix_trace_get_losses_np(1, &l), EINVAL);
+	free(w.buf);
+}
+
 /* LOOP layout: slots hold blocks in any order; the oldest seq comes first
  * and a torn slot is passed over. */
 static void test_ring_layout_reads_oldest_first(void)
@@ -596,6 +637,7 @@ int main(void)
 	PT_RUN(test_bit_flips_are_caught, "a flipped bit never yields a wrong event");
 	PT_RUN(test_hostile_lengths_and_counts, "hostile lengths and counts are bounded");
 	PT_RUN(test_bad_header_is_einval, "a bad header or a later major version is EINVAL");
+	PT_RUN(test_loss_block_counts, "LOSS block: posix_trace_get_losses_np()");
 	PT_RUN(test_unknown_blocks_skipped,
 	       "unknown blocks are skipped, a critical one ends the log");
 	PT_RUN(test_ring_layout_reads_oldest_first,

@@ -150,3 +150,58 @@ int lv_event_types(struct logview *lv,
 	}
 	return ret;
 }
+
+/* @v with a comma every three digits, into @buf (at least 27 bytes). */
+static const char *lv_grouped(char *buf, unsigned long long v)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%llu", v), i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void lv_print_losses(const struct logview *lv, const char *prefix)
+{
+	struct posix_trace_losses_np l;
+	unsigned long long events, gaps;
+	char a[32], b[32];
+	const char *sep = "";
+
+	if (posix_trace_get_losses_np(lv->trid, &l)) {
+		printf("%slost events: not counted in this log\n", prefix);
+		return;
+	}
+	events = l.posix_dropped + l.posix_overwritten + l.posix_log_discarded +
+		 l.posix_log_write_lost;
+	gaps = l.posix_drop_gaps + l.posix_overwrite_gaps;
+	if (!events) {
+		printf("%slost no events\n", prefix);
+		return;
+	}
+	printf("%slost %s events in %s gap%s (", prefix, lv_grouped(a, events),
+	       lv_grouped(b, gaps), gaps == 1 ? "" : "s");
+	if (l.posix_dropped) {
+		printf("%s%s while the stream was full", sep, lv_grouped(a, l.posix_dropped));
+		sep = ", ";
+	}
+	if (l.posix_overwritten) {
+		printf("%s%s overwritten before logged", sep,
+		       lv_grouped(a, l.posix_overwritten));
+		sep = ", ";
+	}
+	if (l.posix_log_discarded) {
+		printf("%s%s after the log was full", sep,
+		       lv_grouped(a, l.posix_log_discarded));
+		sep = ", ";
+	}
+	if (l.posix_log_write_lost)
+		printf("%s%s in blocks the file refused", sep,
+		       lv_grouped(a, l.posix_log_write_lost));
+	puts(")");
+}

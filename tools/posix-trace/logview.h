@@ -50,6 +50,14 @@ int lv_next(struct logview *lv, struct lv_event *ev);
 int lv_rewind(struct logview *lv);
 void lv_close(struct logview *lv);
 
+/*
+ * One line of what never reached the log (posix_trace_get_losses_np()):
+ * "@prefixlost 12,345 events in 3 gaps (...)", "@prefixlost no events",
+ * or, for a log without loss counts, "@prefixlost events: not counted
+ * in this log".
+ */
+void lv_print_losses(const struct logview *lv, const char *prefix);
+
 /* Every event type the log names, in id order: calls @fn for each. */
 int lv_event_types(struct logview *lv,
 		   void (*fn)(trace_event_id_t id, const char *name, void *arg),

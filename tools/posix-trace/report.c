@@ -224,6 +224,7 @@ static void summary_text(struct logview *lv, const struct summary *s)
 	printf("# log: overrun %s, full %s\n",
 	       yes_no(st->posix_log_overrun_status == POSIX_TRACE_OVERRUN),
 	       yes_no(st->posix_log_full_status == POSIX_TRACE_FULL));
+	lv_print_losses(lv, "# ");
 }
 
 static const char *json_bool(int v)

@@ -149,6 +149,7 @@ int cmd_stat(int argc, char **argv)
 	ret = print_attr(&lv.attr);
 	if (!ret) {
 		print_status(&lv.status);
+		lv_print_losses(&lv, "");
 		puts("event types:");
 		ret = lv_event_types(&lv, print_type, NULL);
 	}
