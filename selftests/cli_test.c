@@ -296,7 +296,7 @@ static void check_burst(struct __test_metadata *_metadata, const char *path,
 	uint64_t next[16] = { 0 }, d[2];
 	unsigned long total = 0, markers = 0;
 	trace_event_id_t burst = 0;
-	char name[TRACE_EVENT_NAME_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1];
 	trace_id_t trid;
 	struct pt_ev ev;
 	int fd, i;
