@@ -14,6 +14,9 @@
 #   make bench      deps, module and library, then bench/run: one table of
 #                   ns per event, host and VM, with the floors, LTTng-UST
 #                   and ftrace to compare with (bench/README)
+#   make bench-record  recording to disk in the VM: posix-trace record
+#                   beside LTTng sessions, events kept and costs
+#                   (bench/record; Documentation/performance.md)
 #   make fuzz       the libFuzzer targets on the host: the trace log reader
 #                   and posix-trace's report, stat and convert (fuzz/;
 #                   FUZZ_TIME seconds each, default 600)
@@ -121,6 +124,14 @@ bench:
 	@$(MAKE) --no-print-directory kmod libtrace
 	MAKE="$(MAKE)" bench/run
 
+# Recording to disk beside LTTng sessions (bench/record, in the VM).
+bench-record:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory kmod libtrace tools
+	@bench/deps
+	@$(MAKE) --no-print-directory -C bench
+	bench/record
+
 # The spec is ../shared/spec/POSIX-TRACE.md (PT_SPEC overrides it).
 conformance:
 	tools/conformance
@@ -138,5 +149,5 @@ clean:
 	$(MAKE) -C tools/posix-trace clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples tools deps check check-debug demo demo-run vm-test fuzz bench \
+.PHONY: all kmod libtrace selftests tests examples tools deps check check-debug demo demo-run vm-test fuzz bench bench-record \
 	conformance install clean

@@ -6,11 +6,19 @@
  * from T threads, or from C forked children (under "posix-trace record
  * --inherit").  Prints the emitter's cost per event on stderr.
  *
- * usage: burst [-t THREADS] [-c CHILDREN] [-s BYTES] N
- *   N events per thread (or per child); -s the payload size (default 16).
+ * usage: burst [-t THREADS] [-c CHILDREN] [-s BYTES] [-l PROVIDER] N
+ *   N events per thread (or per child); -s the payload size (default 16);
+ *   -l: LTTng-UST's bench:event tracepoint instead (PROVIDER is
+ *   build/bench/libbench_tp.so, dlopen()ed as in lttng.c), the peer of
+ *   bench/record.  With threads, also the process's CPU time per event.
+ * usage: burst -r LOG
+ *   prints how many burst events the trace log LOG holds (what
+ *   "posix-trace report" says, without formatting every event).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,12 +26,18 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <trace.h>
+
+#define LTTNG_UST_TRACEPOINT_DEFINE
+#define LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE
+#include "bench_tp.h"
 
 static unsigned long n_events;
 static size_t payload = 16;
 static trace_event_id_t id;
+static int lttng;		/* -l: the LTTng tracepoint */
 
 static uint64_t now_ns(void)
 {
@@ -41,7 +55,10 @@ static void *emit(void *arg)
 	(void)arg;
 	for (seq = 0; seq < n_events; seq++) {
 		memcpy(buf, &seq, sizeof(seq));
-		posix_trace_event(id, buf, payload);
+		if (lttng)
+			lttng_ust_tracepoint(bench, event, buf, (unsigned int)payload);
+		else
+			posix_trace_event(id, buf, payload);
 	}
 	return NULL;
 }
@@ -65,19 +82,58 @@ static uint64_t run(unsigned int threads)
 	return now_ns() - t0;
 }
 
+/* burst -r LOG: the number of burst/event events in LOG. */
+static int count_log(const char *path)
+{
+	struct posix_trace_event_info ev;
+	char name[TRACE_EVENT_NAME_MAX + 1];
+	trace_event_id_t burst = 0;
+	unsigned long n = 0;
+	unsigned char data[4096];
+	size_t len;
+	trace_id_t trid;
+	int fd = open(path, O_RDONLY), unav, ret;
+
+	if (fd < 0 || posix_trace_open(fd, &trid)) {
+		perror("burst: open the log");
+		return 1;
+	}
+	while (!(ret = posix_trace_getnext_event(trid, &ev, data, sizeof(data),
+						 &len, &unav)) && !unav) {
+		if (!burst && !posix_trace_eventid_get_name(trid, ev.posix_event_id, name) &&
+		    !strcmp(name, "burst/event"))
+			burst = ev.posix_event_id;
+		n += burst && ev.posix_event_id == burst;
+	}
+	printf("%lu\n", n);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int threads = 1, children = 0, i;
-	uint64_t ns;
+	const char *provider = NULL;
+	struct rusage ru;
+	uint64_t ns, cpu;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:c:s:")) != -1) {
+	while ((c = getopt(argc, argv, "t:c:s:l:r:")) != -1) {
 		switch (c) {
+		case 'r': return count_log(optarg);
 		case 't': threads = (unsigned int)atoi(optarg); break;
 		case 'c': children = (unsigned int)atoi(optarg); break;
 		case 's': payload = (size_t)atol(optarg); break;
+		case 'l': provider = optarg; break;
 		default: goto usage;
 		}
+	}
+	if (provider) {
+		/* Registers with the session daemon before it returns. */
+		if (!dlopen(provider, RTLD_NOW | RTLD_GLOBAL)) {
+			fprintf(stderr, "burst: dlopen: %s\n", dlerror());
+			return 1;
+		}
+		lttng = 1;
 	}
 	if (optind != argc - 1 || !threads || threads > 64 || payload > 4096)
 		goto usage;
@@ -88,9 +144,13 @@ int main(int argc, char **argv)
 	}
 	if (!children) {
 		ns = run(threads);
-		fprintf(stderr, "burst: %lu events x %u threads, %.0f ns/event\n",
+		getrusage(RUSAGE_SELF, &ru);
+		cpu = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+		      (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+		fprintf(stderr, "burst: %lu events x %u threads, %.0f ns/event, cpu %.0f ns/event\n",
 			n_events, threads,
-			(double)ns / ((double)n_events * threads));
+			(double)ns / ((double)n_events * threads),
+			(double)cpu / ((double)n_events * threads));
 		return 0;
 	}
 	fflush(NULL);
@@ -112,6 +172,6 @@ int main(int argc, char **argv)
 		;
 	return 0;
 usage:
-	fprintf(stderr, "usage: burst [-t THREADS] [-c CHILDREN] [-s BYTES] N\n");
+	fprintf(stderr, "usage: burst [-t THREADS] [-c CHILDREN] [-s BYTES] [-l PROVIDER] N\n");
 	return 2;
 }
