@@ -291,6 +291,10 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 
 	if (i >= s->nr_lanes) {
 		if (!pt_gate_pass(log->gate, rec.timestamp, rec.event_id)) {
+			/* written before its writer saw the stream stop full */
+			if (rec.event_id >= POSIX_TRACE_ID_UNNAMED &&
+			    pt_gate_full(log->gate, rec.timestamp))
+				atomic64_inc(&s->dropped);
 			pt_src_refuse(log, src);
 			return;
 		}
@@ -650,6 +654,7 @@ static int pt_flush(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 	bool running = atomic_read(&s->state) == PT_RUNNING;
+	u64 logged = log->event_bytes;
 	int err = 0;
 
 	lockdep_assert_held(&log->lock);
@@ -675,6 +680,14 @@ static int pt_flush(struct pt_stream *s)
 		mutex_lock(&pt_ctl_lock);
 		pt_stream_try_restart(s);
 		mutex_unlock(&pt_ctl_lock);
+		/* Not empty yet: another writer filled its lane past this
+		 * flush's snapshot.  Flush again now rather than at the tick,
+		 * while flushes take records: the stream loses everything
+		 * until it restarts.  (A lane that only lies takes nothing.)
+		 */
+		if (atomic_read(&s->state) == PT_AUTOSTOPPED &&
+		    log->event_bytes != logged)
+			pt_log_queue(s);
 	}
 	return err;
 }

@@ -138,6 +138,7 @@ void pt_log_state_changed(struct pt_stream *s)
 	g = s->log->gate;
 	if (atomic_read(&s->state) == PT_RUNNING)
 		e.state = PT_ERA_RUNNING;
+	e.full = atomic_read(&s->state) == PT_AUTOSTOPPED;
 	bitmap_to_arr64(bits, s->filter, POSIX_TRACE_ID_NR);
 	pt_era_set_filter(&e, bits);
 	spin_lock(&g->lock);
@@ -175,6 +176,19 @@ bool pt_gate_pass(struct pt_gate *g, u64 ts, u32 id)
 }
 
 /*
+ * Was the stream stopped at @ts because it had filled, as far as the
+ * flush knows?  A record the gate refused then was a loss (the LOSS
+ * block counts it), not a pause of the controller's.
+ */
+bool pt_gate_full(struct pt_gate *g, u64 ts)
+{
+	int seen = pt_eras_find(&g->seen, ts), cmd = pt_eras_find(&g->cmd, ts);
+
+	return (seen >= 0 && g->seen.e[seen].full) ||
+	       (cmd >= 0 && g->cmd.e[cmd].full);
+}
+
+/*
  * A control record @id stamped @ts, with @len bytes of @data, taken from
  * a kernel lane (only the kernel writes those: the data is its own).
  */
@@ -194,6 +208,9 @@ void pt_gate_control(struct pt_gate *g, u32 id, u64 ts, const void *data,
 		e.state = PT_ERA_STOPPED;
 	else
 		return;		/* the common case: not a change */
+	/* STOP with data 1: the stream filled (record.c, pt_autostop()) */
+	e.full = id == POSIX_TRACE_ID_STOP && len >= sizeof(int) &&
+		 *(const int *)data == 1;
 	i = pt_eras_find(&g->seen, ts);
 	/* Inside a loss: a change right after this one may be lost too. */
 	if (i >= 0 && g->seen.e[i].state == PT_ERA_UNKNOWN && ts < g->seen.e[i].hi)

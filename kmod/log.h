@@ -51,6 +51,7 @@ enum { PT_ERA_STOPPED, PT_ERA_RUNNING, PT_ERA_UNKNOWN };
 struct pt_era {
 	u64 lo, hi;
 	u32 state;
+	bool full;	/* STOPPED because the stream filled (auto-stop) */
 	u64 filter[PT_GATE_WORDS];	/* user ids; bit set: filtered out */
 };
 
@@ -193,6 +194,7 @@ void pt_logf_rollback(struct pt_log *log);
 void pt_gate_init(struct pt_gate *g);
 void pt_gate_begin(struct pt_gate *g, u64 now);
 bool pt_gate_pass(struct pt_gate *g, u64 ts, u32 id);
+bool pt_gate_full(struct pt_gate *g, u64 ts);
 void pt_gate_control(struct pt_gate *g, u32 id, u64 ts, const void *data,
 		     u32 len);
 void pt_gate_gap(struct pt_gate *g, u64 from, u64 until);

@@ -1865,6 +1865,42 @@ TEST_F(log, loss_counts_of_a_full_log_are_exact)
 	EXPECT_EQ(0u, l.posix_dropped + l.posix_overwritten + l.posix_log_write_lost);
 }
 
+static void *lf_seq_thread(void *arg)
+{
+	pt_record_seq((uintptr_t)arg, 20000);
+	return NULL;
+}
+
+/*
+ * Two writers racing a small FLUSH stream that fills and stops again and
+ * again: the events one of them wrote into its lane before it saw the
+ * stream stop are lost too (the flusher's gate refuses them), and counted:
+ * what the log kept and what it counts add up to what was emitted.
+ */
+TEST_F(log, loss_counts_of_two_writers_racing_a_full_stream_are_exact)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = 16384 };
+	struct posix_trace_losses_np l;
+	struct logfix *f = &self->f;
+	pthread_t t[2];
+	uint64_t kept;
+	int i;
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, lf_seq_thread,
+					    (void *)(uintptr_t)(i * 20000)));
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	lf_shutdown_and_read(_metadata, f);
+	kept = lf_losses(_metadata, f, &l);
+	EXPECT_EQ(40000u, kept + l.posix_dropped);
+	EXPECT_EQ((uint64_t)lf_count_auto_stops(f), l.posix_drop_gaps);
+}
+
 /*
  * A writer faster than its log: a FLUSH stream (no never-lose mode) whose
  * log is a pipe read 4 KiB every 2 ms.  It loses events, and exactly as
