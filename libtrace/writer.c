@@ -142,10 +142,15 @@ static inline void pt_wlane_check_mark(struct pt_wlane *w)
 	}
 }
 
-/* Take back what the reader (or the log) consumed; does @size fit now? */
-static int pt_wlane_reclaim_consumed(struct pt_wlane *w, uint64_t size)
+/* Take back what the reader (or the log) consumed, up to the tail it
+ * read into *@tailp; does @size fit now?
+ */
+static int pt_wlane_reclaim_consumed(struct pt_wlane *w, uint64_t size,
+				     uint64_t *tailp)
 {
 	uint64_t tail = PT_LOAD_ACQ(&w->ctl->tail);
+
+	*tailp = tail;
 
 	if (tail != w->oldest && tail - w->oldest <= w->head - w->oldest) {
 		/* within [oldest, head]: what the reader consumed is free */
@@ -170,14 +175,14 @@ static int pt_wlane_wait_room(struct pt_wlane *w, uint64_t size, uint64_t wait)
 		.size = sizeof(n), .trid = w->trid, .index = w->index,
 		.what = POSIX_TRACE_NOTIFY_ROOM,
 	};
-	uint64_t start = pt_now();
+	uint64_t start = pt_now(), tail;
 	int err;
 
 	if (pt_fake)
 		return 0;
 	do {
 		err = pt_ioctl(POSIX_TRACE_IOC_WRITER_NOTIFY, &n);
-		if (pt_wlane_reclaim_consumed(w, size))
+		if (pt_wlane_reclaim_consumed(w, size, &tail))
 			return 1;
 		/* EINVAL: the stream went away, or waits no more */
 	} while ((!err || err == EINTR) && pt_now() - start < wait);
@@ -192,10 +197,10 @@ static int pt_wlane_wait_room(struct pt_wlane *w, uint64_t size, uint64_t wait)
  */
 static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size)
 {
-	uint64_t tail = PT_LOAD_ACQ(&w->ctl->tail), wait;
 	struct posix_trace_record rec;
+	uint64_t tail, wait;
 
-	if (!pt_wlane_reclaim_consumed(w, size)) {
+	if (!pt_wlane_reclaim_consumed(w, size, &tail)) {
 		if (policy != POSIX_TRACE_POLICY_LOOP) {
 			wait = PT_LOAD(&w->ctl->full_wait_ns);
 			if (wait && pt_wlane_wait_room(w, size, wait))
