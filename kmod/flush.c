@@ -345,24 +345,6 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	pt_src_advance(src);
 }
 
-/*
- * Is the record copied to @r, at @pos of writer lane @i whose records end
- * at @end, one a run may take: honest (pt_writer_peek()'s checks), the
- * next of its lane's seq, and before @bound?  @r is the flusher's copy.
- */
-static bool pt_run_plain(struct pt_stream *s, const struct posix_trace_record *r,
-			 u64 pos, u64 end, u64 seq, u64 bound)
-{
-	return r->size >= sizeof(*r) && r->size % 8 == 0 &&
-	       r->size <= end - pos &&
-	       r->data_len <= r->size - sizeof(*r) &&
-	       r->data_len <= s->max_data &&
-	       r->event_id >= POSIX_TRACE_ID_UNNAMED &&
-	       r->event_id < POSIX_TRACE_ID_NR &&
-	       !(r->flags & ~(u32)POSIX_TRACE_REC_TRUNCATED) &&
-	       r->seq == seq && r->timestamp < bound;
-}
-
 /* Is the log's byte order (little endian) the kernel's? */
 #ifdef __LITTLE_ENDIAN
 #define PT_LOG_NATIVE	true
@@ -408,7 +390,9 @@ static void pt_take_run(struct pt_stream *s, unsigned int i,
 		if (!r)
 			break;
 		pt_writer_read_words(s, j, pos, (u64 *)r, hdr);
-		if (!pt_run_plain(s, r, pos, end, seq, bound))
+		/* honest, the next of the lane's seq, before @bound */
+		if (!pt_writer_rec_honest(s, r, end - pos) || r->seq != seq ||
+		    r->timestamp >= bound)
 			break;
 		size = r->size;
 		lsize = pt_log_rec_size(r->data_len);

@@ -395,6 +395,25 @@ bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos, void *dst,
 void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos);
 u64 pt_lanes_heads(struct pt_stream *s);
 
+/*
+ * Can the header @rec, the flusher's copy of a writer lane's record with
+ * @avail bytes of the lane from it on, be a record the library wrote?
+ * (pt_writer_peek(), and flush.c's runs, which check their copies too;
+ * inline: the worker asks it for every record.)
+ */
+static inline bool pt_writer_rec_honest(const struct pt_stream *s,
+					const struct posix_trace_record *rec,
+					u64 avail)
+{
+	return rec->size >= sizeof(*rec) && rec->size % 8 == 0 &&
+	       rec->size <= avail &&
+	       rec->data_len <= rec->size - sizeof(*rec) &&
+	       rec->data_len <= s->max_data &&
+	       rec->event_id >= POSIX_TRACE_ID_UNNAMED &&
+	       rec->event_id < POSIX_TRACE_ID_NR &&
+	       !(rec->flags & ~(u32)POSIX_TRACE_REC_TRUNCATED);
+}
+
 /* writer.c */
 int pt_writer_open(struct posix_trace_writer *w);
 int pt_writer_notify(const struct posix_trace_notify *n);
@@ -412,8 +431,6 @@ u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq);
 bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 		    u32 len);
 bool pt_writer_span(struct pt_stream *s, unsigned int j, u64 pos, u64 end);
-void pt_writer_read(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
-		    size_t len);
 bool pt_writer_kept(struct pt_stream *s, unsigned int j, u64 pos);
 void pt_writer_read_words(struct pt_stream *s, unsigned int j, u64 pos,
 			  u64 *dst, size_t len);

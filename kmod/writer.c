@@ -403,12 +403,7 @@ int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 	if ((s64)(min(head, limit) - *pos) <= 0)
 		return 0;
 	pt_writer_ring_read(w, *pos, rec, sizeof(*rec));
-	if (rec->size < sizeof(*rec) || rec->size % 8 || rec->size > head - *pos ||
-	    rec->data_len > rec->size - sizeof(*rec) ||
-	    rec->data_len > s->max_data ||
-	    rec->event_id < POSIX_TRACE_ID_UNNAMED ||
-	    rec->event_id >= POSIX_TRACE_ID_NR ||
-	    (rec->flags & ~(u32)POSIX_TRACE_REC_TRUNCATED))
+	if (!pt_writer_rec_honest(s, rec, head - *pos))
 		return pt_writer_corrupt(pos, head);
 	rec->pid = s->wdesc[j].pid;
 	return 1;
@@ -485,15 +480,6 @@ void pt_writer_read_words(struct pt_stream *s, unsigned int j, u64 pos,
 bool pt_writer_span(struct pt_stream *s, unsigned int j, u64 pos, u64 end)
 {
 	return (s64)(end - pos) >= 0 && end - pos <= s->writers[j]->data_size;
-}
-
-/* Copy @len bytes of lane @j at ring position @pos as they are now: the
- * caller checks the copy, then asks pt_writer_kept().
- */
-void pt_writer_read(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
-		    size_t len)
-{
-	pt_writer_ring_read(s->writers[j], pos, dst, len);
 }
 
 /* After copies of lane @j's bytes from @pos on: were they still records
