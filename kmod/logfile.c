@@ -429,9 +429,7 @@ int pt_logf_init(struct pt_stream *s)
 	log->types_done = 0;
 	log->full = false;
 	log->blocks = 0;
-	log->len = 0;
-	log->count = 0;
-	log->user_count = 0;
+	pt_logf_drop(log);
 	log->deadline = jiffies + PT_LOG_STALL;
 	ret = pt_logf_write_header(log);
 	if (!ret)
@@ -457,6 +455,16 @@ int pt_logf_prealloc(struct pt_log *log)
 	return ret == -EOPNOTSUPP ? 0 : ret;
 }
 
+/* The end of the EVENTS block being assembled, begun if need be. */
+static u8 *pt_logf_end(struct pt_log *log)
+{
+	if (!log->len) {
+		pt_block_begin(log->buf, PT_LOG_BT_EVENTS);
+		log->len = PT_LOG_BLOCK_HDR;
+	}
+	return log->buf + log->len;
+}
+
 /*
  * Room for @rec at the end of the EVENTS block: its header is written in
  * the file's byte order and its padding zeroed; the caller copies its data
@@ -464,13 +472,8 @@ int pt_logf_prealloc(struct pt_log *log)
  */
 void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
 {
-	u8 *p;
+	u8 *p = pt_logf_end(log);
 
-	if (!log->len) {
-		pt_block_begin(log->buf, PT_LOG_BT_EVENTS);
-		log->len = PT_LOG_BLOCK_HDR;
-	}
-	p = log->buf + log->len;
 	pt_put32(p, rec->size);
 	pt_put32(p + 4, rec->event_id);
 	pt_put32(p + 8, rec->pid);
@@ -494,16 +497,16 @@ void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
  */
 void *pt_logf_tail(struct pt_log *log, u32 size)
 {
-	if (!log->len) {
-		pt_block_begin(log->buf, PT_LOG_BT_EVENTS);
-		log->len = PT_LOG_BLOCK_HDR;
-	}
+	u8 *p = pt_logf_end(log);
+
 	if ((u64)log->len + size + pt_log_rec_size(sizeof(int)) > log->block_max)
 		return NULL;
-	return log->buf + log->len;
+	return p;
 }
 
-/* Forget the EVENTS block being assembled (it could not be written). */
+/* No EVENTS block assembled: after a write, a failed one, or a (re)start
+ * of the log.
+ */
 void pt_logf_drop(struct pt_log *log)
 {
 	log->len = 0;
@@ -575,9 +578,7 @@ int pt_logf_write_events(struct pt_stream *s)
 	if (!ret && log->layout == PT_LOG_LAYOUT_RING &&
 	    ++log->blocks >= log->nslots)
 		log->full = true;	/* the next block overwrites the oldest */
-	log->len = 0;
-	log->count = 0;
-	log->user_count = 0;
+	pt_logf_drop(log);
 	return ret;
 }
 
