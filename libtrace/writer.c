@@ -114,14 +114,14 @@ void pt_event_ioctl(uint32_t trid, uint32_t flags, const struct pt_wevent *ev)
 	pt_ioctl(POSIX_TRACE_IOC_EVENT, &req);
 }
 
-static void pt_wlane_notify(const struct pt_wlane *w, uint32_t what)
+/* 0, or the kernel's error number (the host benchmark's fake: 0). */
+static int pt_wlane_notify(const struct pt_wlane *w, uint32_t what)
 {
 	struct posix_trace_notify n = {
 		.size = sizeof(n), .trid = w->trid, .index = w->index, .what = what,
 	};
 
-	if (!pt_fake)
-		pt_ioctl(POSIX_TRACE_IOC_WRITER_NOTIFY, &n);
+	return pt_fake ? 0 : pt_ioctl(POSIX_TRACE_IOC_WRITER_NOTIFY, &n);
 }
 
 
@@ -171,17 +171,13 @@ static int pt_wlane_reclaim_consumed(struct pt_wlane *w, uint64_t size,
  */
 static int pt_wlane_wait_room(struct pt_wlane *w, uint64_t size, uint64_t wait)
 {
-	struct posix_trace_notify n = {
-		.size = sizeof(n), .trid = w->trid, .index = w->index,
-		.what = POSIX_TRACE_NOTIFY_ROOM,
-	};
 	uint64_t start = pt_now(), tail;
 	int err;
 
 	if (pt_fake)
 		return 0;
 	do {
-		err = pt_ioctl(POSIX_TRACE_IOC_WRITER_NOTIFY, &n);
+		err = pt_wlane_notify(w, POSIX_TRACE_NOTIFY_ROOM);
 		if (pt_wlane_reclaim_consumed(w, size, &tail))
 			return 1;
 		/* EINVAL: the stream went away, or waits no more */
