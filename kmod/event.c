@@ -56,15 +56,66 @@ static void pt_proc_restart(struct pt_proc *proc)
 	mutex_unlock(&pt_ctl_lock);
 }
 
-/* @want_len bytes were passed, @have_len of them copied: enough for every
- * stream seen by pt_proc_max_data(); a stream attached since gets no more
- * than that.
+/* The copy of the event that @s records: @want_len bytes were passed,
+ * @have_len of them copied, enough for every stream seen by
+ * pt_proc_max_data(); a stream attached since gets no more than that.
+ */
+static void pt_proc_prepare(struct pt_stream *s,
+			    const struct posix_trace_event_req *req, bool restarted,
+			    struct pt_event *ev, u64 want_len, u64 have_len)
+{
+	u64 now = ktime_get_ns();
+
+	/* The library's timestamp, so an event that reaches some streams
+	 * through lanes and others here is the same event; bounded so it
+	 * can only misplace the caller's own events.  Not after a restart:
+	 * the event must follow its START.  Else 0: stamped under the lane
+	 * lock, and published in flight from before the clock read
+	 * (record.c), so no window opens between stamp and commit.
+	 */
+	ev->timestamp = req->timestamp && !restarted ?
+		clamp(req->timestamp, s->created_mono, now) : 0;
+	ev->data_len = min3(want_len, s->max_data, have_len);
+	ev->truncated = want_len > s->max_data;
+}
+
+/*
+ * Never-lose mode on the kernel path (threads without a writer lane, a
+ * signal handler that interrupted its thread's write): @s had no room.
+ * Wait for room as a writer lane does (pt_log_wait_room()), full_wait_ns
+ * at most, then record or, past the bound or on a fatal signal, drop and
+ * count.  Killable only: the event may be in some streams already, and a
+ * return to user space halfway would lose it in the rest.  Stamped when
+ * recorded (the stream may have restarted meanwhile, and its START must
+ * come first), as a writer lane stamps after its wait.
+ */
+static void pt_proc_record_waiting(struct pt_stream *s,
+				   const struct posix_trace_event_req *req,
+				   struct pt_event *ev, u64 want_len, u64 have_len)
+{
+	u64 start = ktime_get_ns();
+
+	do {
+		if (pt_log_wait_room(s, true) ||
+		    ktime_get_ns() - start >= s->full_wait_ns)
+			ev->may_wait = false;
+		pt_proc_prepare(s, req, true, ev, want_len, have_len);
+		cond_resched();
+	} while (!pt_record(s, ev));
+}
+
+/*
+ * Record @ev in every stream @req is for.  A never-lose stream whose lane
+ * is full is set aside (held by a reference) and waited for after the
+ * RCU walk; beyond POSIX_TRACE_PROC_STREAMS of them at once, the rest
+ * drop as other streams do.
  */
 static void pt_proc_record(struct pt_proc *proc,
 			   const struct posix_trace_event_req *req, bool restarted,
 			   struct pt_event *ev, u64 want_len, u64 have_len)
 {
-	u64 now = ktime_get_ns();
+	struct pt_stream *full[POSIX_TRACE_PROC_STREAMS];
+	unsigned int nr_full = 0, i;
 	struct pt_attach *a;
 
 	rcu_read_lock();
@@ -73,21 +124,23 @@ static void pt_proc_record(struct pt_proc *proc,
 
 		if (!pt_req_wants(req, a))
 			continue;
-		/* The library's timestamp, so an event that reaches some
-		 * streams through lanes and others here is the same event;
-		 * bounded so it can only misplace the caller's own events.
-		 * Not after a restart: the event must follow its START.
-		 * Else 0: stamped under the lane lock, and published in
-		 * flight from before the clock read (record.c), so no
-		 * window opens between stamp and commit.
-		 */
-		ev->timestamp = req->timestamp && !restarted ?
-			clamp(req->timestamp, s->created_mono, now) : 0;
-		ev->data_len = min3(want_len, s->max_data, have_len);
-		ev->truncated = want_len > s->max_data;
+		ev->may_wait = nr_full < ARRAY_SIZE(full);
+		pt_proc_prepare(s, req, restarted, ev, want_len, have_len);
+		if (pt_record(s, ev))
+			continue;
+		if (kref_get_unless_zero(&s->ref)) {
+			full[nr_full++] = s;
+			continue;
+		}
+		ev->may_wait = false;	/* being freed: drop (and count) now */
 		pt_record(s, ev);
 	}
 	rcu_read_unlock();
+	for (i = 0; i < nr_full; i++) {
+		ev->may_wait = true;
+		pt_proc_record_waiting(full[i], req, ev, want_len, have_len);
+		pt_stream_put(full[i]);
+	}
 }
 
 static void pt_proc_record_error(struct pt_proc *proc,

@@ -771,28 +771,42 @@ void pt_log_kick(struct pt_stream *s)
 
 /*
  * A writer of a never-lose stream (full_wait_ns) has no room in its lane
- * (POSIX_TRACE_NOTIFY_ROOM): with a log, start a flush and wait until it
- * ended (it frees what it logged); without one, the reader frees room,
- * and the writer sleeps a tick.  Each call waits PT_ROOM_WAIT at most,
- * interruptibly; the writer calls again until its own bound
- * (full_wait_ns) has passed, then drops the record: a worker stalled by
- * its file costs a writer that bound, once, as the stream then stops.
+ * (POSIX_TRACE_NOTIFY_ROOM, or an event of the kernel path, event.c):
+ * with a log, start a flush and wait until it ended (it frees what it
+ * logged); without one, the reader frees room, and the writer sleeps a
+ * tick.  Each call waits PT_ROOM_WAIT at most; the writer calls again
+ * until its own bound (full_wait_ns) has passed, then drops the record: a
+ * worker stalled by its file costs a writer that bound, once, as the
+ * stream then stops.  A writer lane's request waits interruptibly (a
+ * signal handler runs between two requests); the kernel path, which
+ * cannot return halfway through its streams, waits @killable.
  */
-int pt_log_wait_room(struct pt_stream *s)
+int pt_log_wait_room(struct pt_stream *s, bool killable)
 {
 	struct pt_log *log = s->log;
 	long ret;
 	u64 want;
 
 	if (!log || READ_ONCE(log->closed)) {
-		schedule_timeout_interruptible(1);
+		if (killable)
+			schedule_timeout_killable(1);
+		else
+			schedule_timeout_interruptible(1);
+		if (killable)
+			return fatal_signal_pending(current) ? -EINTR : 0;
 		return signal_pending(current) ? -EINTR : 0;
 	}
 	want = pt_log_request(s);
-	ret = wait_event_interruptible_timeout(log->done_wq,
-					       pt_log_done(log, want) ||
-					       READ_ONCE(log->closed),
-					       PT_ROOM_WAIT);
+	if (killable)
+		ret = wait_event_killable_timeout(log->done_wq,
+						  pt_log_done(log, want) ||
+						  READ_ONCE(log->closed),
+						  PT_ROOM_WAIT);
+	else
+		ret = wait_event_interruptible_timeout(log->done_wq,
+						       pt_log_done(log, want) ||
+						       READ_ONCE(log->closed),
+						       PT_ROOM_WAIT);
 	return ret < 0 ? -EINTR : 0;
 }
 

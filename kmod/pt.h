@@ -376,10 +376,11 @@ struct pt_event {
 	bool truncated;
 	bool control;		/* may use the lane reserve */
 	bool from_task;		/* pid/tid of current, else 0 */
+	bool may_wait;		/* a full never-lose stream: pt_record() false */
 	u64 timestamp;		/* 0: now */
 };
 
-void pt_record(struct pt_stream *s, const struct pt_event *ev);
+bool pt_record(struct pt_stream *s, const struct pt_event *ev);
 void pt_record_autostop(struct pt_stream *s);
 bool pt_stream_empty(struct pt_stream *s);
 bool pt_stream_has_data(struct pt_stream *s);
@@ -452,7 +453,7 @@ int pt_log_clear(struct pt_stream *s);
 void pt_log_status(struct pt_stream *s, struct posix_trace_status *st);
 void pt_log_stream_full(struct pt_stream *s);
 void pt_log_kick(struct pt_stream *s);
-int pt_log_wait_room(struct pt_stream *s);
+int pt_log_wait_room(struct pt_stream *s, bool killable);
 /* gate.c: the log's gate learns a change of state or filter. */
 void pt_log_state_changed(struct pt_stream *s);
 

@@ -275,18 +275,22 @@ static void pt_count_drop(struct pt_stream *s, const struct pt_event *ev)
  * out.  User events need a running
  * stream and fit in the lane's capacity; control events (ev->control) may
  * also use the reserve, so START/STOP never cause a loss.
+ * Returns false only for an event that may wait (ev->may_wait) and found
+ * the lane of a never-lose stream full: it is neither recorded nor
+ * counted lost, and the caller waits for room (pt_log_wait_room()) out of
+ * its RCU walk, then calls again.
  */
-void pt_record(struct pt_stream *s, const struct pt_event *ev)
+bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 {
 	u32 size = ALIGN(PT_REC_HDR + ev->data_len, 8);
-	bool stopped = false, kick = false;
+	bool stopped = false, kick = false, taken = true;
 	struct pt_lane *l;
 	unsigned long flags;
 	u64 limit;
 
 	/* Filtered-out ids are not recorded; control events always are. */
 	if (!ev->control && test_bit(ev->id, s->filter))
-		return;
+		return true;
 	l = pt_this_lane(s);
 	limit = s->capacity + (ev->control ? PT_LANE_RESERVE : 0);
 	spin_lock_irqsave(&l->lock, flags);
@@ -304,6 +308,10 @@ void pt_record(struct pt_stream *s, const struct pt_event *ev)
 	}
 	while (!pt_lane_make_room(l, size, limit)) {
 		if (s->policy != POSIX_TRACE_POLICY_LOOP) {
+			if (ev->may_wait && s->full_wait_ns) {
+				taken = false;
+				goto out;
+			}
 			atomic_set(&s->overrun, 1);
 			pt_count_drop(s, ev);
 			if (!ev->control)
@@ -324,6 +332,7 @@ out:
 	}
 	if (wq_has_sleeper(&s->wq))
 		wake_up_interruptible_all(&s->wq);
+	return taken;
 }
 
 static bool pt_lane_has_data(struct pt_lane *l)

@@ -173,7 +173,7 @@ int pt_writer_notify(const struct posix_trace_notify *n)
 		goto out;
 	}
 	if (n->what == POSIX_TRACE_NOTIFY_ROOM) {
-		ret = s->full_wait_ns ? pt_log_wait_room(s) : -EINVAL;
+		ret = s->full_wait_ns ? pt_log_wait_room(s, false) : -EINVAL;
 		goto out;
 	}
 	if (n->what == POSIX_TRACE_NOTIFY_FULL &&

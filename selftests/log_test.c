@@ -1729,19 +1729,76 @@ TEST_F(log, never_lose_until_full_stream_keeps_every_event_of_a_burst_ten_stream
 	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_UNTIL_FULL);
 }
 
+/* pt_record_seq() through POSIX_TRACE_IOC_EVENT: the kernel path of the
+ * events a thread cannot write into a lane of its own.
+ */
+static void record_seq_by_ioctl(struct __test_metadata *_metadata,
+				uint64_t first, uint64_t n)
+{
+	struct posix_trace_event_req req = {
+		.size = sizeof(req),
+		.event_id = POSIX_TRACE_UNNAMED_USEREVENT,
+		.data_len = sizeof(uint64_t),
+	};
+	uint64_t i;
+	int fd;
+
+	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	for (i = first; i < first + n; i++) {
+		req.data_ptr = (uintptr_t)&i;
+		ASSERT_EQ(0, ioctl(fd, POSIX_TRACE_IOC_EVENT, &req));
+	}
+	close(fd);
+}
+
+/*
+ * The same burst through the kernel path (a thread beyond the writer
+ * lanes, a signal handler that interrupted its thread's write): the
+ * caller waits in the kernel for room instead of dropping.
+ */
+static void lf_never_lose_kernel_path(struct __test_metadata *_metadata,
+				      struct logfix *f, int stream_policy)
+{
+	struct logspec s = { .stream_policy = stream_policy,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = PT_SMALL_STREAM,
+			     .full_wait_ns = 10 * PT_NSEC_PER_SEC };
+	uint64_t total = 10 * PT_SMALL_STREAM / SEQ_REC;
+
+	lf_create(_metadata, f, &s);
+	ASSERT_EQ(0, posix_trace_start(f->trid));
+	record_seq_by_ioctl(_metadata, 0, total);
+	lf_shutdown_and_read(_metadata, f);
+	lf_expect_all_seq(_metadata, f, total);
+	EXPECT_EQ(0, lf_count_auto_stops(f));
+	EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, f->st.posix_stream_overrun_status);
+}
+
+TEST_F(log, never_lose_flush_stream_keeps_every_event_of_the_kernel_path)
+{
+	lf_never_lose_kernel_path(_metadata, &self->f, POSIX_TRACE_FLUSH);
+}
+
+TEST_F(log, never_lose_until_full_stream_keeps_every_event_of_the_kernel_path)
+{
+	lf_never_lose_kernel_path(_metadata, &self->f, POSIX_TRACE_UNTIL_FULL);
+}
+
 /*
  * Never-lose mode with a log nobody takes (a pipe nobody reads): a
  * writer waits its bound, no longer, then drops as the policy says, and
  * the stream stops: the program is slowed by the bound, never hung.
  */
-TEST_F(log, never_lose_mode_waits_its_bound_then_drops_when_the_log_stalls)
+static void lf_never_lose_stall(struct __test_metadata *_metadata,
+				struct logfix *f, bool by_ioctl)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
 			     .log_policy = POSIX_TRACE_APPEND,
 			     .stream_size = PT_SMALL_STREAM,
 			     .full_wait_ns = 300 * 1000000ULL };
+	uint64_t n = 5 * (65536 + PT_SMALL_STREAM) / SEQ_REC;
 	struct posix_trace_status_info st;
-	struct logfix *f = &self->f;
 	uint64_t t0, took;
 	trace_id_t trid;
 	int p[2], ret;
@@ -1753,7 +1810,10 @@ TEST_F(log, never_lose_mode_waits_its_bound_then_drops_when_the_log_stalls)
 	ASSERT_EQ(0, posix_trace_start(trid));
 	/* Five times what the pipe holds (64 KiB) and the stream. */
 	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	pt_record_seq(0, 5 * (65536 + PT_SMALL_STREAM) / SEQ_REC);
+	if (by_ioctl)
+		record_seq_by_ioctl(_metadata, 0, n);
+	else
+		pt_record_seq(0, n);
 	took = pt_now_ns(CLOCK_MONOTONIC) - t0;
 	TH_LOG("recording took %llu ms", (unsigned long long)took / 1000000);
 	/* At least one full wait, and only a few: the stream stopped. */
@@ -1767,6 +1827,82 @@ TEST_F(log, never_lose_mode_waits_its_bound_then_drops_when_the_log_stalls)
 	EXPECT_TRUE(ret == 0 || ret == EIO);
 	ASSERT_EQ(0, drain_pipe(p[0], f->wfd));
 	close(p[0]);
+}
+
+TEST_F(log, never_lose_mode_waits_its_bound_then_drops_when_the_log_stalls)
+{
+	lf_never_lose_stall(_metadata, &self->f, false);
+}
+
+TEST_F(log, never_lose_kernel_path_waits_its_bound_then_drops_when_the_log_stalls)
+{
+	lf_never_lose_stall(_metadata, &self->f, true);
+}
+
+/*
+ * A thread waiting for room on the kernel path waits killably: its
+ * bound here is a minute, and SIGKILL still ends it at once.
+ */
+TEST_F(log, never_lose_kernel_path_wait_ends_at_once_on_sigkill)
+{
+	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
+			     .log_policy = POSIX_TRACE_APPEND,
+			     .stream_size = PT_SMALL_STREAM,
+			     .full_wait_ns = 60 * PT_NSEC_PER_SEC };
+	struct logfix *f = &self->f;
+	int lp[2], go[2], status, ret;
+	uint64_t t0, took;
+	trace_id_t trid;
+	pid_t child;
+
+	ASSERT_EQ(0, pipe2(lp, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		struct posix_trace_event_req req = {
+			.size = sizeof(req),
+			.event_id = POSIX_TRACE_UNNAMED_USEREVENT,
+			.data_len = sizeof(uint64_t),
+		};
+		uint64_t i;
+		char c;
+		int fd;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+		for (i = 0; i < 10 * (65536 + PT_SMALL_STREAM) / SEQ_REC; i++) {
+			req.data_ptr = (uintptr_t)&i;
+			ioctl(fd, POSIX_TRACE_IOC_EVENT, &req);
+		}
+		_exit(0);
+	}
+	close(go[0]);
+	ASSERT_EQ(0, log_create(child, &s, lp[1], &trid));
+	close(lp[1]);
+	f->trid = trid;
+	ASSERT_EQ(0, posix_trace_start(trid));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	/* The pipe (64 KiB) and the stream fill in well under 3 s. */
+	sleep(3);
+	EXPECT_EQ(0, waitpid(child, &status, WNOHANG))
+		TH_LOG("the writer did not wait for room");
+	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	kill(child, SIGKILL);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	took = pt_now_ns(CLOCK_MONOTONIC) - t0;
+	TH_LOG("killed after %llu ms", (unsigned long long)took / 1000000);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_GT(2 * PT_NSEC_PER_SEC, took);
+
+	f->trid = 0;
+	ret = posix_trace_shutdown(trid);
+	EXPECT_TRUE(ret == 0 || ret == EIO);
+	ASSERT_EQ(0, drain_pipe(lp[0], f->wfd));
+	close(lp[0]);
 }
 
 /* ------------------------------------------------------------------ */
