@@ -2,7 +2,7 @@
 /*
  * Writes the seed corpus (corpus/) from the test writer: a complete
  * sequential log, the same cut short, one with unknown blocks, a LOOP
- * ring log; and, for tools_fuzz (whose inputs are larger), one with a
+ * ring log, the same two with packed EVENTS blocks (format 1.1); and, for tools_fuzz (whose inputs are larger), one with a
  * name of TRACE_EVENT_NAME_MAX bytes and events of kilobytes of data,
  * and a ring of 1024 slots.  Run by "make corpus"; the files are kept in
  * git.
@@ -89,6 +89,26 @@ int main(void)
 	lw_append(&w, 99, 1, &x, sizeof(x));
 	w.end += lw_block_at(&w, w.end, 98, PT_LOG_BF_CRITICAL, w.seq++, 1, &x, sizeof(x));
 	save("corpus/seq-unknown", &w, w.end);
+	free(w.buf);
+
+	/* format 1.1: packed EVENTS blocks, sequential and ring */
+	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "packed", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 5);
+	lw_events_packed(&w, ev, 3);
+	lw_events(&w, ev + 3, 1);
+	lw_events_packed(&w, ev + 4, 2);
+	lw_status(&w, &st);
+	save("corpus/packed", &w, w.end);
+	free(w.buf);
+	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 3, 256);
+	lw_info(&w, "ring-packed", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
+	lw_types(&w, ids + 3, names + 3, 2);
+	lw_slot_packed(&w, 1, 4, ev, 2);
+	lw_slot_packed(&w, 2, 5, ev + 2, 2);
+	lw_slot(&w, 0, 6, ev + 4, 2);
+	lw_status(&w, &st);
+	save("corpus/ring-packed", &w, w.len);
 	free(w.buf);
 
 	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 3, 256);

@@ -345,27 +345,19 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	pt_src_advance(src);
 }
 
-/* Is the log's byte order (little endian) the kernel's? */
-#ifdef __LITTLE_ENDIAN
-#define PT_LOG_NATIVE	true
-#else
-#define PT_LOG_NATIVE	false
-#endif
-
 /*
  * The records that follow the one just logged from writer lane @i, while
  * they come before @bound (every other lane's next record, and the
- * flush's horizon): each is copied, header and data, straight into the
- * block, checked there, in memory the writer cannot change, and logged
- * as pt_take() would have.  This is the flush's common case (a busy
- * writer), at a fraction of pt_take()'s cost per record
- * (Documentation/performance.md, "The log worker").  The run ends at the
- * first record that is not plain (a lie, a loss, a record the gate
- * refuses), at a full block, or at the budget: pt_peek() and pt_take()
- * take it from there.  Had the writer reused any byte of the run while it
- * was copied, the whole run is taken back and pt_peek() finds the loss.
- * The block's records are in the file's byte order, little endian: a
- * big-endian kernel takes no runs.
+ * flush's horizon): each header is copied by 8-byte words into memory the
+ * writer cannot change, checked there, packed into the block, and its
+ * data copied by words after it, as pt_take() would have logged it.
+ * This is the flush's common case (a busy writer), at a fraction of
+ * pt_take()'s cost per record (Documentation/performance.md, "The log
+ * worker").  The run ends at the first record that is not plain (a lie, a
+ * loss, a record the gate refuses), at a full block, or at the budget:
+ * pt_peek() and pt_take() take it from there.  Had the writer reused any
+ * byte of the run while it was copied, the whole run is taken back and
+ * pt_peek() finds the loss.
  */
 static void pt_take_run(struct pt_stream *s, unsigned int i,
 			struct pt_src *src, u64 bound)
@@ -377,37 +369,35 @@ static void pt_take_run(struct pt_stream *s, unsigned int i,
 	u64 budget = src->budget, end = src->limit;
 	u32 room = pt_logf_events_room(log), pid = s->wdesc[j].pid, n = 0;
 
-	if (!PT_LOG_NATIVE || src->peeked ||
-	    src->lost || !src->seq_known || src->empty ||
+	if (src->peeked || src->lost || !src->seq_known || src->empty ||
 	    (log->full && log->policy == POSIX_TRACE_LOG_UNTIL_FULL) ||
 	    !pt_writer_span(s, j, pos, end))
 		return;
 	pt_logf_mark(log);
 	while (budget && end - pos >= hdr) {
-		struct posix_trace_record *r = pt_logf_tail(log, hdr);
-		u32 size, lsize;
+		struct posix_trace_record r;
+		u32 size, pad;
+		u8 *data;
 
-		if (!r)
-			break;
-		pt_writer_read_words(s, j, pos, (u64 *)r, hdr);
+		pt_writer_read_words(s, j, pos, (u64 *)&r, hdr);
 		/* honest, the next of the lane's seq, before @bound */
-		if (!pt_writer_rec_honest(s, r, end - pos) || r->seq != seq ||
-		    r->timestamp >= bound)
+		if (!pt_writer_rec_honest(s, &r, end - pos) || r.seq != seq ||
+		    r.timestamp >= bound)
 			break;
-		size = r->size;
-		lsize = pt_log_rec_size(r->data_len);
-		if (lsize > room || !pt_logf_tail(log, lsize) ||
-		    !pt_gate_pass(log->gate, r->timestamp, r->event_id))
+		size = r.size;
+		if (pt_log_rec_size(r.data_len) > room ||
+		    !pt_logf_tail(log, pt_log_rec_size(r.data_len)) ||
+		    !pt_gate_pass(log->gate, r.timestamp, r.event_id))
 			break;
-		pt_writer_read_words(s, j, pos + hdr, (u64 *)(r + 1), lsize - hdr);
-		if (lsize - hdr > r->data_len)	/* the lane's padding is not ours */
-			memset((u8 *)(r + 1) + r->data_len, 0,
-			       lsize - hdr - r->data_len);
-		r->size = lsize;
-		r->pid = pid;
-		ts = r->timestamp;
-		pt_logf_commit(log, r);
-		room -= lsize;
+		r.pid = pid;
+		data = pt_logf_reserve(log, &r);
+		pad = ALIGN(r.data_len, 8);
+		pt_writer_read_words(s, j, pos + hdr, (u64 *)data, pad);
+		/* the lane's padding is not ours */
+		memset(data + r.data_len, 0, pad - r.data_len);
+		ts = r.timestamp;
+		pt_logf_commit(log, &r);
+		room -= pt_logf_committed(log);
 		budget -= min_t(u64, budget, size);
 		pos += size;
 		seq++;

@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <uapi/linux/posix_trace_log.h>
 #include "pt.h"
 
 /* Format constants (log-format.md sections 3-5). */
@@ -22,13 +23,14 @@
 #define PT_LOG_LAYOUT_RING	2
 #define PT_LOG_SLOTS_MAX	65536u
 #define PT_LOG_BLOCK_LIMIT	(16u << 20)
+#define PT_LOG_BF_CRITICAL	0x1u	/* a reader that does not know it stops */
 /* A flush waits at most this long for a pipe or socket to take data. */
 #define PT_LOG_STALL		(5 * HZ)
 
 enum {
 	PT_LOG_BT_INFO = 1,
 	PT_LOG_BT_TYPES = 2,
-	PT_LOG_BT_EVENTS = 3,
+	/* EVENTS (3) is format 1.0's: events are written packed (7). */
 	PT_LOG_BT_STATUS = 4,
 	PT_LOG_BT_LOSS = 6,
 };
@@ -82,6 +84,16 @@ struct pt_gate {
 	u64 withheld;		/* ERRORs a writer lane asked for, not given */
 };
 
+/* Packed records (posix_trace_log.h): what the records of the EVENTS block
+ * being assembled share, so each repeats only what changed.
+ */
+struct pt_logf_ctx {
+	u32 pid, tid;
+	u64 thread;
+	u64 address;
+	bool set;	/* a context record is in the block */
+};
+
 /*
  * struct pt_log - the log file of one stream and the flusher's state.
  * Lifetime: the stream's (s->log, set at create, freed with the stream);
@@ -131,10 +143,13 @@ struct pt_log {
 	u32 count;
 	u8 *mbuf;
 	u32 user_count;		/* of @count, the program's events */
+	struct pt_logf_ctx ctx;	/* of the block's records so far */
+	u32 reserved;		/* bytes of the record pt_logf_reserve() began */
 	u32 mark_len;		/* pt_logf_mark(): where a rollback goes */
 	u32 mark_count;
 	u32 mark_user;
 	u64 mark_bytes;
+	struct pt_logf_ctx mark_ctx;
 	/* Flusher cursors: kernel lanes, then writer lanes (flush.c). */
 	struct pt_src *src;
 	struct pt_gate *gate;
@@ -186,6 +201,7 @@ int pt_logf_prealloc(struct pt_log *log);
 void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec);
 void *pt_logf_tail(struct pt_log *log, u32 size);
 void pt_logf_commit(struct pt_log *log, const struct posix_trace_record *rec);
+u32 pt_logf_committed(const struct pt_log *log);
 void pt_logf_mark(struct pt_log *log);
 void pt_logf_drop(struct pt_log *log);
 void pt_logf_rollback(struct pt_log *log);
@@ -200,10 +216,13 @@ void pt_gate_control(struct pt_gate *g, u32 id, u64 ts, const void *data,
 void pt_gate_gap(struct pt_gate *g, u64 from, u64 until);
 void pt_gate_clear(struct pt_gate *g, u64 when, u64 done);
 
-/* Bytes of a record with @data_len bytes of data in the log. */
+/* The most bytes a record with @data_len bytes of data takes in the log
+ * (packed: its context record and address included); what room is
+ * checked against.  The log counts what records really took.
+ */
 static inline u32 pt_log_rec_size(u32 data_len)
 {
-	return ALIGN(sizeof(struct posix_trace_record) + data_len, 8);
+	return POSIX_TRACE_LOG_P_MAX(data_len);
 }
 
 #endif /* PT_LOG_H */

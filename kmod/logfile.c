@@ -294,8 +294,8 @@ static int pt_logf_write_header(struct pt_log *log)
 {
 	u8 h[PT_LOG_HEADER_SIZE] = { 'P', 'T', 'R', 'C', 'L', 'O', 'G', 0 };
 
-	pt_put16(h + 8, 1);	/* major */
-	pt_put16(h + 10, 0);	/* minor */
+	pt_put16(h + 8, POSIX_TRACE_LOG_MAJOR);
+	pt_put16(h + 10, POSIX_TRACE_LOG_MINOR);
 	h[12] = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? 2 : 1;
 	h[13] = sizeof(long);	/* the writers' word size */
 	h[14] = log->layout;
@@ -459,33 +459,56 @@ int pt_logf_prealloc(struct pt_log *log)
 static u8 *pt_logf_end(struct pt_log *log)
 {
 	if (!log->len) {
-		pt_block_begin(log->buf, PT_LOG_BT_EVENTS);
+		pt_block_begin(log->buf, POSIX_TRACE_LOG_BT_PACKED);
 		log->len = PT_LOG_BLOCK_HDR;
+		log->ctx = (struct pt_logf_ctx){ };
 	}
 	return log->buf + log->len;
 }
 
 /*
- * Room for @rec at the end of the EVENTS block: its header is written in
- * the file's byte order and its padding zeroed; the caller copies its data
- * to the returned address, then commits.
+ * Room for @rec at the end of the EVENTS block, packed (posix_trace_log.h):
+ * a context record first if its pid, tid or thread differ from the
+ * block's last ones, its header, its address if it changed, in the file's
+ * byte order, and its padding zeroed.  The caller copies its data to the
+ * returned address, then commits.  pt_log_rec_size() bytes at most.
  */
 void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
 {
-	u8 *p = pt_logf_end(log);
+	struct pt_logf_ctx *c = &log->ctx;
+	u8 *start = pt_logf_end(log), *p = start;
+	u32 word = rec->data_len;
 
-	pt_put32(p, rec->size);
-	pt_put32(p + 4, rec->event_id);
-	pt_put32(p + 8, rec->pid);
-	pt_put32(p + 12, rec->tid);
-	pt_put32(p + 16, rec->data_len);
-	pt_put32(p + 20, rec->flags);
-	pt_put64(p + 24, rec->seq);
-	pt_put64(p + 32, rec->timestamp);
-	pt_put64(p + 40, rec->thread);
-	pt_put64(p + 48, rec->address);
-	p += sizeof(*rec);
-	memset(p + rec->data_len, 0, rec->size - sizeof(*rec) - rec->data_len);
+	if (!c->set || c->pid != rec->pid || c->tid != rec->tid ||
+	    c->thread != rec->thread) {
+		pt_put32(p, POSIX_TRACE_LOG_PF_CONTEXT);
+		pt_put32(p + POSIX_TRACE_LOG_C_PID, rec->pid);
+		pt_put32(p + POSIX_TRACE_LOG_C_TID, rec->tid);
+		pt_put32(p + POSIX_TRACE_LOG_C_RESERVED, 0);
+		pt_put64(p + POSIX_TRACE_LOG_C_THREAD, rec->thread);
+		p += POSIX_TRACE_LOG_C_SIZE;
+		c->pid = rec->pid;
+		c->tid = rec->tid;
+		c->thread = rec->thread;
+		c->set = true;
+	}
+	if (rec->flags & POSIX_TRACE_REC_TRUNCATED)
+		word |= POSIX_TRACE_LOG_PF_TRUNCATED;
+	if (rec->flags & POSIX_TRACE_REC_AUTO)
+		word |= POSIX_TRACE_LOG_PF_AUTO;
+	if (rec->address != c->address)
+		word |= POSIX_TRACE_LOG_PF_ADDRESS;
+	pt_put32(p + POSIX_TRACE_LOG_P_WORD, word);
+	pt_put32(p + POSIX_TRACE_LOG_P_ID, rec->event_id);
+	pt_put64(p + POSIX_TRACE_LOG_P_TIMESTAMP, rec->timestamp);
+	p += POSIX_TRACE_LOG_P_HDR;
+	if (word & POSIX_TRACE_LOG_PF_ADDRESS) {
+		pt_put64(p, rec->address);
+		p += sizeof(u64);
+		c->address = rec->address;
+	}
+	memset(p + rec->data_len, 0, ALIGN(rec->data_len, 8) - rec->data_len);
+	log->reserved = p - start + ALIGN(rec->data_len, 8);
 	return p;
 }
 
@@ -516,10 +539,16 @@ void pt_logf_drop(struct pt_log *log)
 
 void pt_logf_commit(struct pt_log *log, const struct posix_trace_record *rec)
 {
-	log->len += rec->size;
+	log->len += log->reserved;
 	log->count++;
 	log->user_count += rec->event_id >= POSIX_TRACE_ID_UNNAMED;
-	log->event_bytes += rec->size;
+	log->event_bytes += log->reserved;
+}
+
+/* Bytes the last committed record took. */
+u32 pt_logf_committed(const struct pt_log *log)
+{
+	return log->reserved;
 }
 
 /* Records committed after a mark can be taken back (a torn copy). */
@@ -529,6 +558,7 @@ void pt_logf_mark(struct pt_log *log)
 	log->mark_count = log->count;
 	log->mark_user = log->user_count;
 	log->mark_bytes = log->event_bytes;
+	log->mark_ctx = log->ctx;
 }
 
 void pt_logf_rollback(struct pt_log *log)
@@ -537,6 +567,7 @@ void pt_logf_rollback(struct pt_log *log)
 	log->count = log->mark_count;
 	log->user_count = log->mark_user;
 	log->event_bytes = log->mark_bytes;
+	log->ctx = log->mark_ctx;
 }
 
 /* Bytes of records an UNTIL_FULL log still takes, its final STOP apart. */
@@ -566,7 +597,8 @@ int pt_logf_write_events(struct pt_stream *s)
 	lockdep_assert_held(&log->lock);
 	if (!log->count)
 		return 0;
-	pt_put16(log->buf + 4, PT_LOG_BT_EVENTS);
+	pt_put16(log->buf + 4, POSIX_TRACE_LOG_BT_PACKED);
+	pt_put16(log->buf + 6, PT_LOG_BF_CRITICAL);
 	pt_put32(log->buf, PT_LOG_BLOCK_MAGIC);
 	if (log->layout == PT_LOG_LAYOUT_RING)
 		pos = log->ring_offset + (log->blocks % log->nslots) * log->slot_size;

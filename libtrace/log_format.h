@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The trace log format, version 1.0 (Documentation/log-format.md is the
+ * The trace log format, version 1.1 (Documentation/log-format.md is the
  * reference; this header only names its offsets and constants).  Every
  * integer in a log is little-endian whatever the writer's byte order, so
  * the layout is described by offsets, not by C structures.
@@ -10,10 +10,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/posix_trace_log.h>	/* packed EVENTS (format 1.1) */
 
 #define PT_LOG_MAGIC		"PTRCLOG"	/* 8 bytes with its NUL */
-#define PT_LOG_MAJOR		1
-#define PT_LOG_MINOR		0
+#define PT_LOG_MAJOR		POSIX_TRACE_LOG_MAJOR
 
 /* File header: offsets. */
 #define PT_LOG_H_MAGIC		0
@@ -100,7 +100,9 @@ enum {
 #define PT_LOG_S_SIZE		0
 #define PT_LOG_STATUS_V1	32
 
-/* EVENTS: records laid out as struct posix_trace_record, little-endian. */
+/* EVENTS (format 1.0, still read): records laid out as struct
+ * posix_trace_record, little-endian.  Format 1.1 writes packed EVENTS
+ * blocks instead (POSIX_TRACE_LOG_BT_PACKED, <linux/posix_trace_log.h>). */
 #define PT_LOG_R_SIZE		0	/* u32 */
 #define PT_LOG_R_ID		4
 #define PT_LOG_R_PID		8

@@ -253,7 +253,7 @@ static void pt_log_scan(struct pt_log *l)
 		} else if (type == PT_LOG_BT_STATUS) {
 			pt_parse_status(l);
 			l->meta_done = l->layout == PT_LOG_LAYOUT_SEQ;
-		} else if (type > PT_LOG_BT_PAD &&
+		} else if (type > PT_LOG_BT_PAD && type != POSIX_TRACE_LOG_BT_PACKED &&
 			   (pt_le16(l->blk + PT_LOG_B_FLAGS) & PT_LOG_BF_CRITICAL)) {
 			l->meta_done = 1;
 			return;
@@ -340,6 +340,12 @@ void pt_log_free_contents(struct pt_log *l)
 	free(l->slots);
 }
 
+/* Blocks of events: format 1.0's, and 1.1's packed ones. */
+static int pt_events_type(uint16_t type)
+{
+	return type == PT_LOG_BT_EVENTS || type == POSIX_TRACE_LOG_BT_PACKED;
+}
+
 static int pt_slot_cmp(const void *a, const void *b)
 {
 	const struct pt_log_slot *x = a, *y = b;
@@ -367,7 +373,7 @@ static void pt_ring_order(struct pt_log *l, uint64_t fsize)
 		seq = pt_le64(h + PT_LOG_B_SEQ);
 		if (pt_le32(h + PT_LOG_B_MAGIC) != PT_LOG_BLOCK_MAGIC ||
 		    pt_le32(h + PT_LOG_B_TAG) != l->tag ||
-		    pt_le16(h + PT_LOG_B_TYPE) != PT_LOG_BT_EVENTS ||
+		    !pt_events_type(pt_le16(h + PT_LOG_B_TYPE)) ||
 		    (l->have_last && seq <= l->last_seq))
 			continue;
 		l->slots[n].seq = seq;
@@ -395,7 +401,7 @@ static int pt_ring_take(struct pt_log *l, uint64_t fsize)
 		    pt_log_load(l, l->ring_offset + (uint64_t)s->index * l->slot_size,
 				l->slot_size, fsize) ||
 		    pt_le64(l->blk + PT_LOG_B_SEQ) != s->seq ||
-		    pt_le16(l->blk + PT_LOG_B_TYPE) != PT_LOG_BT_EVENTS)
+		    !pt_events_type(pt_le16(l->blk + PT_LOG_B_TYPE)))
 			continue;
 		l->snap_pos = i + 1;
 		l->last_seq = s->seq;
@@ -444,14 +450,82 @@ static void pt_log_timespec(const struct pt_log *l, uint64_t mono, struct timesp
 	ts->tv_nsec = (long)(real % 1000000000u);
 }
 
+/* @dlen bytes of data at @r into the caller's buffer of @num_bytes. */
+static void pt_take_data(struct posix_trace_event_info *ev, const uint8_t *r,
+			 uint32_t dlen, void *data, size_t num_bytes, size_t *data_len)
+{
+	size_t n = dlen;
+
+	if (num_bytes < n) {
+		n = num_bytes;
+		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+	}
+	if (n)
+		memcpy(data, r, n);
+	*data_len = n;
+}
+
+/*
+ * The packed record at l->blk_off (format 1.1, <linux/posix_trace_log.h>)
+ * after the context records before it, or 0 when the rest of the block
+ * is unusable.  Each context record moves on by 24 bytes: one call is
+ * linear in the block.
+ */
+static int pt_take_packed(struct pt_log *l, struct posix_trace_event_info *ev,
+			  void *data, size_t num_bytes, size_t *data_len)
+{
+	for (;;) {
+		uint32_t rem = l->blk_len - l->blk_off, word, dlen, hdr;
+		const uint8_t *r = l->blk + l->blk_off;
+
+		if (rem < POSIX_TRACE_LOG_P_HDR)
+			return 0;
+		word = pt_le32(r + POSIX_TRACE_LOG_P_WORD);
+		if ((word & ~POSIX_TRACE_LOG_P_LEN_MASK) & ~POSIX_TRACE_LOG_PF_KNOWN)
+			return 0;
+		if (word & POSIX_TRACE_LOG_PF_CONTEXT) {
+			if (word != POSIX_TRACE_LOG_PF_CONTEXT ||
+			    rem < POSIX_TRACE_LOG_C_SIZE ||
+			    pt_le32(r + POSIX_TRACE_LOG_C_RESERVED))
+				return 0;
+			l->ctx_pid = pt_le32(r + POSIX_TRACE_LOG_C_PID);
+			l->ctx_thread = pt_le64(r + POSIX_TRACE_LOG_C_THREAD);
+			l->ctx_set = 1;
+			l->blk_off += POSIX_TRACE_LOG_C_SIZE;
+			continue;
+		}
+		dlen = word & POSIX_TRACE_LOG_P_LEN_MASK;
+		hdr = POSIX_TRACE_LOG_P_HDR +
+		      (word & POSIX_TRACE_LOG_PF_ADDRESS ? 8 : 0);
+		/* dlen < 2^24: the sum cannot wrap */
+		if (!l->ctx_set || rem < hdr || ((dlen + 7) & ~7u) > rem - hdr)
+			return 0;
+		if (word & POSIX_TRACE_LOG_PF_ADDRESS)
+			l->ctx_address = pt_le64(r + POSIX_TRACE_LOG_P_ADDRESS);
+		ev->posix_event_id = pt_le32(r + POSIX_TRACE_LOG_P_ID);
+		ev->posix_pid = (pid_t)l->ctx_pid;
+		ev->posix_prog_address = (void *)(uintptr_t)l->ctx_address;
+		ev->posix_thread_id = (pthread_t)l->ctx_thread;
+		pt_log_timespec(l, pt_le64(r + POSIX_TRACE_LOG_P_TIMESTAMP),
+				&ev->posix_timestamp);
+		ev->posix_truncation_status = (word & POSIX_TRACE_LOG_PF_TRUNCATED) ?
+			POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
+		pt_take_data(ev, r + hdr, dlen, data, num_bytes, data_len);
+		l->blk_off += hdr + ((dlen + 7) & ~7u);
+		l->blk_left--;
+		return 1;
+	}
+}
+
 /* The record at l->blk_off, or 0 when the rest of the block is unusable. */
 static int pt_take_record(struct pt_log *l, struct posix_trace_event_info *ev,
 			  void *data, size_t num_bytes, size_t *data_len)
 {
 	uint32_t rem = l->blk_len - l->blk_off, size, dlen;
 	const uint8_t *r = l->blk + l->blk_off;
-	size_t n;
 
+	if (l->packed)
+		return pt_take_packed(l, ev, data, num_bytes, data_len);
 	if (rem < PT_LOG_RECORD_HDR)
 		return 0;
 	size = pt_le32(r + PT_LOG_R_SIZE);
@@ -466,14 +540,7 @@ static int pt_take_record(struct pt_log *l, struct posix_trace_event_info *ev,
 	pt_log_timespec(l, pt_le64(r + PT_LOG_R_TIMESTAMP), &ev->posix_timestamp);
 	ev->posix_truncation_status = (pt_le32(r + PT_LOG_R_FLAGS) & POSIX_TRACE_REC_TRUNCATED) ?
 		POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
-	n = dlen;
-	if (num_bytes < n) {
-		n = num_bytes;
-		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
-	}
-	if (n)
-		memcpy(data, r + PT_LOG_RECORD_HDR, n);
-	*data_len = n;
+	pt_take_data(ev, r + PT_LOG_RECORD_HDR, dlen, data, num_bytes, data_len);
 	l->blk_off += size;
 	l->blk_left--;
 	return 1;
@@ -496,8 +563,11 @@ int pt_log_next(struct pt_log *l, struct posix_trace_event_info *ev, void *data,
 		} else if (!pt_seq_next(l)) {
 			break;
 		}
-		if (pt_le16(l->blk + PT_LOG_B_TYPE) != PT_LOG_BT_EVENTS)
+		if (!pt_events_type(pt_le16(l->blk + PT_LOG_B_TYPE)))
 			continue;
+		l->packed = pt_le16(l->blk + PT_LOG_B_TYPE) == POSIX_TRACE_LOG_BT_PACKED;
+		l->ctx_set = 0;
+		l->ctx_address = 0;
 		l->blk_len = pt_blk_len(l);
 		l->blk_off = PT_LOG_BLOCK_HDR;
 		l->blk_left = pt_le32(l->blk + PT_LOG_B_COUNT);

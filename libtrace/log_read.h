@@ -54,6 +54,10 @@ struct pt_log {
 	uint8_t *blk;			/* the current EVENTS block */
 	size_t blk_cap;
 	uint32_t blk_len, blk_off, blk_left;
+	/* A packed block (format 1.1): the context its records share. */
+	int packed, ctx_set;
+	uint32_t ctx_pid;
+	uint64_t ctx_thread, ctx_address;
 };
 
 /* log_read.c */

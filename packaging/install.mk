@@ -63,7 +63,8 @@ install: libtrace tools build/posixtrace.pc build/dkms.conf
 	ln -sf $(PT_SONAME) $(DESTDIR)$(LIBDIR)/libposixtrace.so
 	install -m 644 libtrace/libposixtrace.a $(DESTDIR)$(LIBDIR)/
 	install -m 644 include/trace.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 include/uapi/linux/posix_trace.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 644 include/uapi/linux/posix_trace.h include/uapi/linux/posix_trace_log.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/
 	install -m 644 build/posixtrace.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(MAKE) -C tools/posix-trace posix-trace.dist
 	install -m 755 tools/posix-trace/posix-trace.dist $(DESTDIR)$(BINDIR)/posix-trace
@@ -73,7 +74,8 @@ install: libtrace tools build/posixtrace.pc build/dkms.conf
 		cp -P $$f $(DESTDIR)$(MANDIR)/$$(basename $$(dirname $$f))/; \
 	done
 	install -m 644 $(PT_KSRC) $(DESTDIR)$(DKMSDIR)/kmod/
-	install -m 644 include/uapi/linux/posix_trace.h $(DESTDIR)$(DKMSDIR)/include/uapi/linux/
+	install -m 644 include/uapi/linux/posix_trace.h include/uapi/linux/posix_trace_log.h \
+		$(DESTDIR)$(DKMSDIR)/include/uapi/linux/
 	install -m 644 VERSION build/dkms.conf $(DESTDIR)$(DKMSDIR)/
 	install -m 644 packaging/60-posix-trace.rules $(DESTDIR)$(UDEVRULESDIR)/
 ifeq ($(DESTDIR),)
@@ -101,6 +103,7 @@ endif
 	rm -f $(DESTDIR)$(LIBDIR)/$(PT_LIB) $(DESTDIR)$(LIBDIR)/$(PT_SONAME) \
 		$(DESTDIR)$(LIBDIR)/libposixtrace.so $(DESTDIR)$(LIBDIR)/libposixtrace.a \
 		$(DESTDIR)$(INCLUDEDIR)/trace.h $(DESTDIR)$(INCLUDEDIR)/linux/posix_trace.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/posix_trace_log.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/posixtrace.pc $(DESTDIR)$(BINDIR)/posix-trace \
 		$(DESTDIR)$(UDEVRULESDIR)/60-posix-trace.rules $(DESTDIR)$(MODDIR)/posix_trace.ko
 	rm -f $(foreach f,$(PT_MANPAGES),$(DESTDIR)$(MANDIR)/$(notdir $(patsubst %/,%,$(dir $(f))))/$(notdir $(f)))

@@ -23,6 +23,7 @@
  *    log before it returns (before the parent's waitpid() returns).
  */
 #include "pt_selftest.h"
+#include <linux/posix_trace_log.h>
 
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -146,6 +147,7 @@ struct lev {
 	uint64_t seq;		/* first 8 data bytes, or the int of STOP
 				 * (auto) and ERROR (errno) */
 	uint64_t ts;		/* realtime ns */
+	uint64_t thread, address;
 };
 
 /* A STOP the stream recorded by itself (full stream): a loss follows. */
@@ -167,6 +169,8 @@ static void lev_from(struct lev *e, const struct pt_ev *ev)
 
 	e->id = ev->info.posix_event_id;
 	e->pid = ev->info.posix_pid;
+	e->thread = (uint64_t)ev->info.posix_thread_id;
+	e->address = (uint64_t)(uintptr_t)ev->info.posix_prog_address;
 	e->len = ev->len;
 	e->ts = pt_ts_ns(&ev->info.posix_timestamp);
 	e->seq = 0;
@@ -397,9 +401,20 @@ static size_t lf_record_bytes(const struct logfix *f)
 	size_t bytes = 0;
 	int i;
 
-	for (i = 0; i < f->nev; i++)
-		bytes += sizeof(struct posix_trace_record) +
-			 ((f->ev[i].len + 7) & ~(size_t)7);
+	/* Packed records (format 1.1): a context record where the pid or
+	 * thread changes, the address where it changes.  Each block starts
+	 * both anew, which the reader does not show: up to 32 bytes a
+	 * block more than this.
+	 */
+	for (i = 0; i < f->nev; i++) {
+		const struct lev *e = &f->ev[i], *p = i ? e - 1 : NULL;
+
+		bytes += POSIX_TRACE_LOG_P_HDR + ((e->len + 7) & ~(size_t)7);
+		if (!p || p->pid != e->pid || p->thread != e->thread)
+			bytes += POSIX_TRACE_LOG_C_SIZE;
+		if (p ? p->address != e->address : e->address != 0)
+			bytes += 8;
+	}
 	return bytes;
 }
 
@@ -1652,8 +1667,10 @@ TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
 	/* Fits in the pipe's buffer. */
 	pt_record_seq(0, BATCH);
 	ASSERT_EQ(0, posix_trace_flush(trid));
-	/* Twice the pipe's buffer: this flush stalls. */
-	pt_record_seq(BATCH, 2000);
+	/* More than the pipe's buffer (3000 packed records of 24 bytes,
+	 * 72 KB; 192 KB of the stream): this flush stalls.
+	 */
+	pt_record_seq(BATCH, 3000);
 	pt_watchdog(1);
 	t0 = pt_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, posix_trace_flush(trid));
@@ -1665,7 +1682,7 @@ TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
 	EXPECT_EQ(POSIX_TRACE_FLUSHING, st.posix_stream_flush_status);
 
 	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	pt_record_seq(BATCH + 2000, BATCH);
+	pt_record_seq(BATCH + 3000, BATCH);
 	EXPECT_GT(2 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
 		TH_LOG("recording waited for the flush");
 
@@ -1682,7 +1699,7 @@ TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
 	ASSERT_EQ(0, drain_pipe(p[0], f->wfd));
 	close(p[0]);
 	lf_open_and_read(_metadata, f);
-	n = lf_check_seq(_metadata, f, 2 * BATCH + 2000, &first, &last);
+	n = lf_check_seq(_metadata, f, 2 * BATCH + 3000, &first, &last);
 	TH_LOG("%d events in the log", n);
 	EXPECT_LE(BATCH, n);
 	EXPECT_EQ(0u, first);

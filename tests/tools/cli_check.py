@@ -80,20 +80,38 @@ def read_log(path):
             break
         if b[0] == 2:
             types(off, b[3])
-        elif b[0] == 3 and layout == 1:
-            events.append((b[2], off, b[3]))
+        elif b[0] in (3, 7) and layout == 1:
+            events.append((b[2], off, b[3], b[0]))
         elif b[0] == 4 and layout == 1:
             break
         off += b[1]
     if layout == 2:
         for i in range(ring_size // slot_size):
             b = block(ring_off + i * slot_size)
-            if b and b[0] == 3:
-                events.append((b[2], ring_off + i * slot_size, b[3]))
+            if b and b[0] in (3, 7):
+                events.append((b[2], ring_off + i * slot_size, b[3], b[0]))
         events.sort()
-    for _seq, off, count in events:
+    for _seq, off, count, btype in events:
         p = off + 32
+        pid = None
         for _ in range(count):
+            if btype == 7:
+                # format 1.1 packed: context records, then a 16-byte
+                # header, the address if it changed, the data
+                word, = struct.unpack_from("<I", data, p)
+                while word & 0x80000000:
+                    pid, = struct.unpack_from("<I", data, p + 4)
+                    p += 24
+                    word, = struct.unpack_from("<I", data, p)
+                if pid is None:
+                    fail(f"{path}: packed event before its context")
+                ident, stamp = struct.unpack_from("<IQ", data, p + 4)
+                dlen, flags = word & 0xffffff, word >> 24
+                hdr = 24 if flags & 4 else 16
+                line(out, ts(rt0 + stamp - mono0), pid, ident, names.get(ident, "?"), dlen,
+                     "record" if flags & 1 else "none", data[p + hdr:p + hdr + dlen].hex())
+                p += hdr + ((dlen + 7) & ~7)
+                continue
             size, ident, pid, _tid, dlen, flags, _rseq, stamp = \
                 struct.unpack_from("<IIIIIIQQ", data, p)
             line(out, ts(rt0 + stamp - mono0), pid, ident, names.get(ident, "?"), dlen,

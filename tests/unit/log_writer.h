@@ -76,7 +76,7 @@ static inline void lw_init(struct lw_log *w, int layout, uint32_t meta,
 	h = w->buf;
 	memcpy(h, PT_LOG_MAGIC, 8);
 	lw_put16(h + PT_LOG_H_MAJOR, PT_LOG_MAJOR);
-	lw_put16(h + PT_LOG_H_MINOR, PT_LOG_MINOR);
+	lw_put16(h + PT_LOG_H_MINOR, POSIX_TRACE_LOG_MINOR);
 	h[PT_LOG_H_BYTE_ORDER] = PT_LOG_ORDER_LE;
 	h[PT_LOG_H_WORD_SIZE] = sizeof(void *);
 	h[PT_LOG_H_LAYOUT] = (uint8_t)layout;
@@ -211,6 +211,76 @@ static inline size_t lw_events(struct lw_log *w, const struct lw_event *ev, unsi
 	uint64_t rseq = 0;
 
 	return lw_append(w, PT_LOG_BT_EVENTS, n, p, lw_records(p, ev, n, &rseq));
+}
+
+/*
+ * The packed EVENTS payload (format 1.1, <linux/posix_trace_log.h>) of @n
+ * events into @p (big enough): a context record whenever pid, tid or
+ * thread change, the address when it changes.  Its length.
+ */
+static inline uint32_t lw_packed_records(uint8_t *p, const struct lw_event *ev,
+					 unsigned int n)
+{
+	uint32_t off = 0, word, dlen;
+	uint64_t addr = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!i || ev[i].pid != ev[i - 1].pid || ev[i].tid != ev[i - 1].tid ||
+		    ev[i].thread != ev[i - 1].thread) {
+			memset(p + off, 0, POSIX_TRACE_LOG_C_SIZE);
+			lw_put32(p + off, POSIX_TRACE_LOG_PF_CONTEXT);
+			lw_put32(p + off + POSIX_TRACE_LOG_C_PID, ev[i].pid);
+			lw_put32(p + off + POSIX_TRACE_LOG_C_TID, ev[i].tid);
+			lw_put64(p + off + POSIX_TRACE_LOG_C_THREAD, ev[i].thread);
+			off += POSIX_TRACE_LOG_C_SIZE;
+		}
+		dlen = ev[i].data_len;
+		word = dlen;
+		if (ev[i].flags & POSIX_TRACE_REC_TRUNCATED)
+			word |= POSIX_TRACE_LOG_PF_TRUNCATED;
+		if (ev[i].flags & POSIX_TRACE_REC_AUTO)
+			word |= POSIX_TRACE_LOG_PF_AUTO;
+		if (ev[i].address != addr)
+			word |= POSIX_TRACE_LOG_PF_ADDRESS;
+		lw_put32(p + off + POSIX_TRACE_LOG_P_WORD, word);
+		lw_put32(p + off + POSIX_TRACE_LOG_P_ID, ev[i].id);
+		lw_put64(p + off + POSIX_TRACE_LOG_P_TIMESTAMP, ev[i].ts);
+		off += POSIX_TRACE_LOG_P_HDR;
+		if (word & POSIX_TRACE_LOG_PF_ADDRESS) {
+			addr = ev[i].address;
+			lw_put64(p + off, addr);
+			off += 8;
+		}
+		memset(p + off, 0, PT_ROUND8(dlen));
+		if (dlen)
+			memcpy(p + off, ev[i].data, dlen);
+		off += (uint32_t)PT_ROUND8(dlen);
+	}
+	return off;
+}
+
+/* A packed EVENTS block (CRITICAL: a 1.0 reader stops there). */
+static inline size_t lw_events_packed(struct lw_log *w, const struct lw_event *ev,
+				      unsigned int n)
+{
+	static uint8_t p[1 << 16];
+	size_t pos = w->end;
+
+	w->end += lw_block_at(w, pos, POSIX_TRACE_LOG_BT_PACKED, PT_LOG_BF_CRITICAL,
+			      w->seq++, n, p, lw_packed_records(p, ev, n));
+	return pos;
+}
+
+/* Ring layout: a packed EVENTS block of seq @seq in slot @slot. */
+static inline void lw_slot_packed(struct lw_log *w, uint32_t slot, uint64_t seq,
+				  const struct lw_event *ev, unsigned int n)
+{
+	static uint8_t p[1 << 16];
+
+	lw_block_at(w, w->ring_offset + (size_t)slot * w->slot_size,
+		    POSIX_TRACE_LOG_BT_PACKED, PT_LOG_BF_CRITICAL, seq, n, p,
+		    lw_packed_records(p, ev, n));
 }
 
 /* Ring layout: an EVENTS block of seq @seq in slot @slot. */

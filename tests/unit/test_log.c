@@ -542,6 +542,170 @@ static void test_ring_layout_reads_oldest_first(void)
 	free(w.buf);
 }
 
+/*
+ * Format 1.1's packed EVENTS blocks read back the same events as 1.0's,
+ * in one log with both: contexts and addresses that change on every
+ * event (mk_events()), and runs that share them.
+ */
+static void test_packed_blocks_read_back_the_same_events(void)
+{
+	struct lw_event ev[12], same[6];
+	struct posix_trace_event_info info;
+	struct lw_log w;
+	trace_id_t trid;
+	char data[64];
+	size_t len;
+	int unavail, i;
+
+	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "packed", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, user_ids, user_names, 2);
+	mk_events(ev, 0, 12);
+	lw_events(&w, ev, 4);			/* 1.0 */
+	lw_events_packed(&w, ev + 4, 5);	/* 1.1 */
+	lw_events(&w, ev + 9, 3);		/* 1.0 again */
+	/* one thread at one call site: one context, one address */
+	for (i = 0; i < 6; i++) {
+		mk_events(&same[i], 20, 1);
+		same[i].ts += (uint64_t)i;
+		same[i].data_len = (uint32_t)i * 5;
+	}
+	lw_events_packed(&w, same, 6);
+	w.len = w.end;
+	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
+	EXPECT_EQ(drain_max(trid, 0, 1, 12), 12);
+	for (i = 0; i < 6; i++) {
+		EXPECT_RC(posix_trace_getnext_event(trid, &info, data, sizeof(data), &len,
+						    &unavail), 0);
+		EXPECT(!unavail);
+		EXPECT_EQ(info.posix_pid, same[i].pid);
+		EXPECT_EQ((uint64_t)info.posix_thread_id, same[i].thread);
+		EXPECT_EQ((uintptr_t)info.posix_prog_address, same[i].address);
+		EXPECT_EQ(len, (size_t)i * 5);
+		EXPECT(!memcmp(data, payload, len));
+	}
+	EXPECT_RC(posix_trace_getnext_event(trid, &info, data, sizeof(data), &len, &unavail), 0);
+	EXPECT(unavail);
+	posix_trace_close(trid);
+	free(w.buf);
+
+	/* The same as ring slots. */
+	lw_init(&w, PT_LOG_LAYOUT_RING, 1024, 4, 512);
+	lw_info(&w, "ring", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
+	lw_types(&w, user_ids, user_names, 2);
+	lw_slot_packed(&w, 2, 10, ev, 3);
+	lw_slot(&w, 3, 11, ev + 3, 3);
+	lw_slot_packed(&w, 0, 12, ev + 6, 3);
+	lw_slot_packed(&w, 1, 13, ev + 9, 3);
+	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
+	EXPECT_EQ(drain(trid, 0, 1), 12);
+	posix_trace_close(trid);
+	free(w.buf);
+}
+
+/* One packed block of @ev[0..n) between two 1.0 blocks of 2 events each;
+ * the offset of its first record in @off.
+ */
+static void mk_packed_sample(struct lw_log *w, struct lw_event *ev, size_t *off)
+{
+	lw_init(w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(w, "packed", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(w, user_ids, user_names, 2);
+	mk_events(ev, 0, 8);
+	lw_events(w, ev, 2);
+	*off = lw_events_packed(w, ev + 2, 4) + PT_LOG_BLOCK_HDR;
+	lw_events(w, ev + 6, 2);
+	w->len = w->end;
+}
+
+/* Events read from a forged packed block: never a wrong one. */
+static unsigned int read_forged(struct lw_log *w, size_t block)
+{
+	trace_id_t trid;
+	unsigned int n;
+
+	lw_reseal(w, block);
+	if (open_buf(w->buf, w->len, &trid))
+		return 1000;
+	n = drain_max(trid, 0, 1, 2);		/* the 1.0 block before */
+	n += drain(trid, 6, 0);			/* what is left, unchecked */
+	posix_trace_close(trid);
+	return n;
+}
+
+/*
+ * Hostile packed blocks: an event before any context, a context with a
+ * reserved word set, unknown flag bits, a data length or an address past
+ * the block, a block of nothing but contexts.  Each ends its block (the
+ * events before the forgery in it still count), never the log, and no
+ * read goes past the block.
+ */
+static void test_hostile_packed_blocks_end_their_block(void)
+{
+	struct lw_event ev[8];
+	struct lw_log w;
+	size_t off, blk;
+	uint8_t *p;
+
+	/* no context: the block's events are all lost, the next block read */
+	mk_packed_sample(&w, ev, &off);
+	blk = off - PT_LOG_BLOCK_HDR;
+	memset(w.buf + off, 0, POSIX_TRACE_LOG_C_SIZE);
+	lw_put32(w.buf + off, 0);	/* an empty event where the context was */
+	lw_put32(w.buf + off + POSIX_TRACE_LOG_P_ID, 257);
+	lw_put32(w.buf + off + 16, 0);
+	EXPECT_EQ(read_forged(&w, blk), 2 + 2);
+	free(w.buf);
+	/* reserved word of the context */
+	mk_packed_sample(&w, ev, &off);
+	blk = off - PT_LOG_BLOCK_HDR;
+	lw_put32(w.buf + off + POSIX_TRACE_LOG_C_RESERVED, 1);
+	EXPECT_EQ(read_forged(&w, blk), 2 + 2);
+	free(w.buf);
+	/* unknown flag bits in the first event's word */
+	mk_packed_sample(&w, ev, &off);
+	blk = off - PT_LOG_BLOCK_HDR;
+	p = w.buf + off + POSIX_TRACE_LOG_C_SIZE;
+	lw_put32(p, pt_le32(p) | 0x40000000u);
+	EXPECT_EQ(read_forged(&w, blk), 2 + 2);
+	free(w.buf);
+	/* data length past the block's end, on the first event */
+	mk_packed_sample(&w, ev, &off);
+	blk = off - PT_LOG_BLOCK_HDR;
+	p = w.buf + off + POSIX_TRACE_LOG_C_SIZE;
+	lw_put32(p, (pt_le32(p) & ~POSIX_TRACE_LOG_P_LEN_MASK) | POSIX_TRACE_LOG_P_LEN_MASK);
+	EXPECT_EQ(read_forged(&w, blk), 2 + 2);
+	free(w.buf);
+	/* a count above what the block holds: its 4 events, then the next */
+	mk_packed_sample(&w, ev, &off);
+	blk = off - PT_LOG_BLOCK_HDR;
+	lw_put32(w.buf + blk + PT_LOG_B_COUNT, 0xffffffffu);
+	EXPECT_EQ(read_forged(&w, blk), 2 + 4 + 2);
+	free(w.buf);
+	/* a block of contexts only, its count claiming events */
+	{
+		static uint8_t ctx[60000];
+		unsigned int i, n = sizeof(ctx) / POSIX_TRACE_LOG_C_SIZE;
+		trace_id_t trid;
+
+		memset(ctx, 0, sizeof(ctx));
+		for (i = 0; i < n; i++)
+			lw_put32(ctx + i * POSIX_TRACE_LOG_C_SIZE, POSIX_TRACE_LOG_PF_CONTEXT);
+		lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+		lw_info(&w, "contexts", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+		mk_events(ev, 0, 2);
+		lw_block_at(&w, w.end, POSIX_TRACE_LOG_BT_PACKED, PT_LOG_BF_CRITICAL,
+			    w.seq++, 1000, ctx, sizeof(ctx));
+		w.end += PT_LOG_BLOCK_HDR + sizeof(ctx);
+		lw_events(&w, ev, 2);
+		w.len = w.end;
+		EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
+		EXPECT_EQ(drain(trid, 0, 1), 2);
+		posix_trace_close(trid);
+		free(w.buf);
+	}
+}
+
 /* REQ: OPEN-4 TRYGET-3 TGETNEXT-5 3.0.1 */
 static void test_other_functions_reject_prerecorded_trid(void)
 {
@@ -636,6 +800,10 @@ int main(void)
 	       "a log cut at any byte reads its complete blocks, never more");
 	PT_RUN(test_bit_flips_are_caught, "a flipped bit never yields a wrong event");
 	PT_RUN(test_hostile_lengths_and_counts, "hostile lengths and counts are bounded");
+	PT_RUN(test_packed_blocks_read_back_the_same_events,
+	       "packed blocks (format 1.1) read back the same events as 1.0's");
+	PT_RUN(test_hostile_packed_blocks_end_their_block,
+	       "a forged packed block ends itself, never the log");
 	PT_RUN(test_bad_header_is_einval, "a bad header or a later major version is EINVAL");
 	PT_RUN(test_loss_block_counts, "LOSS block: posix_trace_get_losses_np()");
 	PT_RUN(test_unknown_blocks_skipped,
