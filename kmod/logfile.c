@@ -9,6 +9,7 @@
  * worst one torn block, which readers drop.  A failed write does not move
  * the position: the next block overwrites the torn one.
  */
+#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/falloc.h>
 #include <linux/file.h>
@@ -20,7 +21,6 @@
 #include <linux/uio.h>
 #include <linux/vmalloc.h>
 #include "compat.h"
-#include "crc32c.h"
 #include "log.h"
 
 #define PT_LOG_GENVERSION	"posix-trace-1.0"	/* = libtrace's */
@@ -64,7 +64,7 @@ static void pt_put64(u8 *p, u64 v)
 static void pt_seal(u8 *buf, u32 len, u32 off)
 {
 	pt_put32(buf + off, 0);
-	pt_put32(buf + off, ~pt_crc32c(~0u, buf, len));
+	pt_put32(buf + off, ~__crc32c_le(~0u, buf, len));
 }
 
 /*
