@@ -49,7 +49,8 @@ if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -It
 	not_ok "cli_mklog builds and writes a log"
 fi
 
-for f in fuzz/corpus/module-*.log fuzz/corpus/seq fuzz/corpus/ring "$T/odd.log"; do
+for f in fuzz/corpus/module-*.log fuzz/corpus/seq fuzz/corpus/ring fuzz/corpus/packed \
+	fuzz/corpus/ring-packed "$T/odd.log"; do
 	check "report text, json and csv show the events of $(basename "$f") as in the file" \
 		same_events "$f"
 	check "stat of $(basename "$f") names the attributes and every type" stat_agrees "$f"
