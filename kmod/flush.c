@@ -140,6 +140,12 @@ static void pt_write_block(struct pt_stream *s, int *first)
 	}
 	pt_flush_error(s->log, first, err);
 	pt_publish(s);
+	/* Room, after the lanes' tails: a writer waiting for it goes on
+	 * while the rest of the run is written.
+	 */
+	smp_store_release(&s->log->published, s->log->published + 1);
+	if (wq_has_sleeper(&s->log->done_wq))
+		wake_up_all(&s->log->done_wq);
 }
 
 /* A count a writer lane may claim any value of: it sticks at the top. */
@@ -759,13 +765,23 @@ void pt_log_kick(struct pt_stream *s)
 	pt_log_queue(s);
 }
 
+/* A block written since @seen, the run asked for done, or the log closed. */
+static bool pt_log_room(struct pt_log *log, u64 want, u64 seen)
+{
+	/* pairs with the release in pt_write_block(): tails before count */
+	return smp_load_acquire(&log->published) != seen ||
+	       pt_log_done(log, want) || READ_ONCE(log->closed);
+}
+
 /*
  * A writer of a never-lose stream (full_wait_ns) has no room in its lane
  * (POSIX_TRACE_NOTIFY_ROOM, or an event of the kernel path, event.c):
- * with a log, start a flush and wait until it ended (it frees what it
- * logged); without one, the reader frees room, and the writer sleeps a
- * tick.  Each call waits PT_ROOM_WAIT at most; the writer calls again
- * until its own bound (full_wait_ns) has passed, then drops the record: a
+ * with a log, start a flush and wait until it wrote a block (which frees
+ * the space of its records) or ended: the writer then fills its lane
+ * again while the worker writes the rest, rather than both taking turns;
+ * without a log, the reader frees room, and the writer sleeps a tick.
+ * Each call waits PT_ROOM_WAIT at most; the writer calls again until its
+ * own bound (full_wait_ns) has passed, then drops the record: a
  * worker stalled by its file costs a writer that bound, once, as the
  * stream then stops.  A writer lane's request waits interruptibly (a
  * signal handler runs between two requests); the kernel path, which
@@ -774,8 +790,8 @@ void pt_log_kick(struct pt_stream *s)
 int pt_log_wait_room(struct pt_stream *s, bool killable)
 {
 	struct pt_log *log = s->log;
+	u64 want, seen;
 	long ret;
-	u64 want;
 
 	if (!log || READ_ONCE(log->closed)) {
 		if (killable)
@@ -786,16 +802,15 @@ int pt_log_wait_room(struct pt_stream *s, bool killable)
 			return fatal_signal_pending(current) ? -EINTR : 0;
 		return signal_pending(current) ? -EINTR : 0;
 	}
+	seen = smp_load_acquire(&log->published);	/* see pt_log_room() */
 	want = pt_log_request(s);
 	if (killable)
 		ret = wait_event_killable_timeout(log->done_wq,
-						  pt_log_done(log, want) ||
-						  READ_ONCE(log->closed),
+						  pt_log_room(log, want, seen),
 						  PT_ROOM_WAIT);
 	else
 		ret = wait_event_interruptible_timeout(log->done_wq,
-						       pt_log_done(log, want) ||
-						       READ_ONCE(log->closed),
+						       pt_log_room(log, want, seen),
 						       PT_ROOM_WAIT);
 	return ret < 0 ? -EINTR : 0;
 }

@@ -159,6 +159,10 @@ struct pt_log {
 	wait_queue_head_t done_wq;
 	u64 wanted;		/* requests made, under @req_lock */
 	u64 done;		/* requests served: written by the work only */
+	/* Blocks written (and their lanes' space freed) so far: a writer
+	 * waiting for room wakes at each (pt_log_wait_room()).  The work only.
+	 */
+	u64 published;
 	int done_err;		/* first error of the last flush, as @done */
 	bool finishing;		/* the work's next run is the final flush */
 	bool final;		/* that run has begun, @lock */
