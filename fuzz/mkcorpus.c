@@ -62,6 +62,26 @@ static void ring_many(void)
 	free(w.buf);
 }
 
+/* A ring of 3 slots, wrapped; @packed: two of them packed (format 1.1). */
+static void ring(const struct lw_event *ev, const struct posix_trace_status_info *st,
+		 const trace_event_id_t *ids, const char *const *names, int packed)
+{
+	const char *name = packed ? "ring-packed" : "ring";
+	char path[64];
+	struct lw_log w;
+
+	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 3, 256);
+	lw_info(&w, name, POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
+	lw_types(&w, ids, names, 2);
+	lw_slot_as(&w, 1, 4, ev, 2, packed);
+	lw_slot_as(&w, 2, 5, ev + 2, 2, packed);
+	lw_slot_as(&w, 0, 6, ev + 4, 2, 0);
+	lw_status(&w, st);
+	snprintf(path, sizeof(path), "corpus/%s", name);
+	save(path, &w, w.len);
+	free(w.buf);
+}
+
 int main(void)
 {
 	static const trace_event_id_t ids[] = { 1, 2, 3, 256, 257 };
@@ -101,25 +121,8 @@ int main(void)
 	lw_status(&w, &st);
 	save("corpus/packed", &w, w.end);
 	free(w.buf);
-	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 3, 256);
-	lw_info(&w, "ring-packed", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
-	lw_types(&w, ids + 3, names + 3, 2);
-	lw_slot_packed(&w, 1, 4, ev, 2);
-	lw_slot_packed(&w, 2, 5, ev + 2, 2);
-	lw_slot(&w, 0, 6, ev + 4, 2);
-	lw_status(&w, &st);
-	save("corpus/ring-packed", &w, w.len);
-	free(w.buf);
-
-	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 3, 256);
-	lw_info(&w, "ring", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
-	lw_types(&w, ids + 3, names + 3, 2);
-	lw_slot(&w, 1, 4, ev, 2);
-	lw_slot(&w, 2, 5, ev + 2, 2);
-	lw_slot(&w, 0, 6, ev + 4, 2);
-	lw_status(&w, &st);
-	save("corpus/ring", &w, w.len);
-	free(w.buf);
+	ring(ev, &st, ids + 3, names + 3, 0);
+	ring(ev, &st, ids + 3, names + 3, 1);
 	big();
 	ring_many();
 	return 0;

@@ -1709,15 +1709,48 @@ TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
 /* Never-lose mode (posix_trace_attr_setfullwait_np)                   */
 /* ------------------------------------------------------------------ */
 
+/* pt_record_seq() through POSIX_TRACE_IOC_EVENT on @fd: the kernel path
+ * of the events a thread cannot write into a lane of its own.  -1 at the
+ * first failed call.
+ */
+static int ioctl_seq(int fd, uint64_t first, uint64_t n)
+{
+	struct posix_trace_event_req req = {
+		.size = sizeof(req),
+		.event_id = POSIX_TRACE_UNNAMED_USEREVENT,
+		.data_len = sizeof(uint64_t),
+	};
+	uint64_t i;
+
+	for (i = first; i < first + n; i++) {
+		req.data_ptr = (uintptr_t)&i;
+		if (ioctl(fd, POSIX_TRACE_IOC_EVENT, &req))
+			return -1;
+	}
+	return 0;
+}
+
+static void record_seq_by_ioctl(struct __test_metadata *_metadata,
+				uint64_t first, uint64_t n)
+{
+	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, ioctl_seq(fd, first, n));
+	close(fd);
+}
+
 /*
  * Ten streams' worth emitted back to back into a small stream in
  * never-lose mode: writers wait for the log instead of dropping, so every
  * event reaches it, and the stream never stopped, for either full policy
  * (FLUSH flushes by itself; UNTIL_FULL is flushed because a writer asks
- * for room).
+ * for room).  @by_ioctl: through the kernel path (a thread beyond the
+ * writer lanes, a signal handler that interrupted its thread's write),
+ * where the caller waits in the kernel.
  */
 static void lf_never_lose_burst(struct __test_metadata *_metadata,
-				struct logfix *f, int stream_policy)
+				struct logfix *f, int stream_policy, bool by_ioctl)
 {
 	struct logspec s = { .stream_policy = stream_policy,
 			     .log_policy = POSIX_TRACE_APPEND,
@@ -1727,7 +1760,10 @@ static void lf_never_lose_burst(struct __test_metadata *_metadata,
 
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
-	pt_record_seq(0, total);
+	if (by_ioctl)
+		record_seq_by_ioctl(_metadata, 0, total);
+	else
+		pt_record_seq(0, total);
 	lf_shutdown_and_read(_metadata, f);
 	lf_expect_all_seq(_metadata, f, total);
 	EXPECT_EQ(0, lf_count_auto_stops(f));
@@ -1738,68 +1774,22 @@ static void lf_never_lose_burst(struct __test_metadata *_metadata,
 
 TEST_F(log, never_lose_flush_stream_keeps_every_event_of_a_burst_ten_streams_long)
 {
-	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_FLUSH);
+	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_FLUSH, false);
 }
 
 TEST_F(log, never_lose_until_full_stream_keeps_every_event_of_a_burst_ten_streams_long)
 {
-	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_UNTIL_FULL);
-}
-
-/* pt_record_seq() through POSIX_TRACE_IOC_EVENT: the kernel path of the
- * events a thread cannot write into a lane of its own.
- */
-static void record_seq_by_ioctl(struct __test_metadata *_metadata,
-				uint64_t first, uint64_t n)
-{
-	struct posix_trace_event_req req = {
-		.size = sizeof(req),
-		.event_id = POSIX_TRACE_UNNAMED_USEREVENT,
-		.data_len = sizeof(uint64_t),
-	};
-	uint64_t i;
-	int fd;
-
-	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	for (i = first; i < first + n; i++) {
-		req.data_ptr = (uintptr_t)&i;
-		ASSERT_EQ(0, ioctl(fd, POSIX_TRACE_IOC_EVENT, &req));
-	}
-	close(fd);
-}
-
-/*
- * The same burst through the kernel path (a thread beyond the writer
- * lanes, a signal handler that interrupted its thread's write): the
- * caller waits in the kernel for room instead of dropping.
- */
-static void lf_never_lose_kernel_path(struct __test_metadata *_metadata,
-				      struct logfix *f, int stream_policy)
-{
-	struct logspec s = { .stream_policy = stream_policy,
-			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM,
-			     .full_wait_ns = 10 * PT_NSEC_PER_SEC };
-	uint64_t total = 10 * PT_SMALL_STREAM / SEQ_REC;
-
-	lf_create(_metadata, f, &s);
-	ASSERT_EQ(0, posix_trace_start(f->trid));
-	record_seq_by_ioctl(_metadata, 0, total);
-	lf_shutdown_and_read(_metadata, f);
-	lf_expect_all_seq(_metadata, f, total);
-	EXPECT_EQ(0, lf_count_auto_stops(f));
-	EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, f->st.posix_stream_overrun_status);
+	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_UNTIL_FULL, false);
 }
 
 TEST_F(log, never_lose_flush_stream_keeps_every_event_of_the_kernel_path)
 {
-	lf_never_lose_kernel_path(_metadata, &self->f, POSIX_TRACE_FLUSH);
+	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_FLUSH, true);
 }
 
 TEST_F(log, never_lose_until_full_stream_keeps_every_event_of_the_kernel_path)
 {
-	lf_never_lose_kernel_path(_metadata, &self->f, POSIX_TRACE_UNTIL_FULL);
+	lf_never_lose_burst(_metadata, &self->f, POSIX_TRACE_UNTIL_FULL, true);
 }
 
 /*
@@ -1877,23 +1867,13 @@ TEST_F(log, never_lose_kernel_path_wait_ends_at_once_on_sigkill)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (child == 0) {
-		struct posix_trace_event_req req = {
-			.size = sizeof(req),
-			.event_id = POSIX_TRACE_UNNAMED_USEREVENT,
-			.data_len = sizeof(uint64_t),
-		};
-		uint64_t i;
 		char c;
-		int fd;
 
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
-		fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
-		for (i = 0; i < 10 * (65536 + PT_SMALL_STREAM) / SEQ_REC; i++) {
-			req.data_ptr = (uintptr_t)&i;
-			ioctl(fd, POSIX_TRACE_IOC_EVENT, &req);
-		}
+		ioctl_seq(open(PT_DEVICE, O_RDWR | O_CLOEXEC), 0,
+			  10 * (65536 + PT_SMALL_STREAM) / SEQ_REC);
 		_exit(0);
 	}
 	close(go[0]);

@@ -272,26 +272,28 @@ static inline size_t lw_events_packed(struct lw_log *w, const struct lw_event *e
 	return pos;
 }
 
-/* Ring layout: a packed EVENTS block of seq @seq in slot @slot. */
-static inline void lw_slot_packed(struct lw_log *w, uint32_t slot, uint64_t seq,
-				  const struct lw_event *ev, unsigned int n)
-{
-	static uint8_t p[1 << 16];
-
-	lw_block_at(w, w->ring_offset + (size_t)slot * w->slot_size,
-		    POSIX_TRACE_LOG_BT_PACKED, PT_LOG_BF_CRITICAL, seq, n, p,
-		    lw_packed_records(p, ev, n));
-}
-
-/* Ring layout: an EVENTS block of seq @seq in slot @slot. */
-static inline void lw_slot(struct lw_log *w, uint32_t slot, uint64_t seq,
-			   const struct lw_event *ev, unsigned int n)
+/* Ring layout: an EVENTS block of seq @seq in slot @slot, packed (format
+ * 1.1) if @packed.
+ */
+static inline void lw_slot_as(struct lw_log *w, uint32_t slot, uint64_t seq,
+			      const struct lw_event *ev, unsigned int n, int packed)
 {
 	static uint8_t p[1 << 16];
 	uint64_t rseq = 0;
+	size_t pos = w->ring_offset + (size_t)slot * w->slot_size;
 
-	lw_block_at(w, w->ring_offset + (size_t)slot * w->slot_size, PT_LOG_BT_EVENTS, 0,
-		    seq, n, p, lw_records(p, ev, n, &rseq));
+	if (packed)
+		lw_block_at(w, pos, POSIX_TRACE_LOG_BT_PACKED, PT_LOG_BF_CRITICAL, seq, n,
+			    p, lw_packed_records(p, ev, n));
+	else
+		lw_block_at(w, pos, PT_LOG_BT_EVENTS, 0, seq, n, p,
+			    lw_records(p, ev, n, &rseq));
+}
+
+static inline void lw_slot(struct lw_log *w, uint32_t slot, uint64_t seq,
+			   const struct lw_event *ev, unsigned int n)
+{
+	lw_slot_as(w, slot, seq, ev, n, 0);
 }
 
 static inline void lw_status(struct lw_log *w, const struct posix_trace_status_info *s)

@@ -508,7 +508,10 @@ static void test_loss_block_counts(void)
 
 /* LOOP layout: slots hold blocks in any order; the oldest seq comes first
  * and a torn slot is passed over. */
-static void test_ring_layout_reads_oldest_first(void)
+/* @packed: slots 2, 0 and 1 hold packed blocks (format 1.1), slot 3 a 1.0
+ * one; else all are 1.0's.
+ */
+static void ring_layout_reads_oldest_first(int packed)
 {
 	struct lw_log w;
 	struct lw_event ev[12];
@@ -522,10 +525,10 @@ static void test_ring_layout_reads_oldest_first(void)
 	lw_info(&w, "ring", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
 	lw_types(&w, ids, names, 1);
 	/* seq 10..13 wrapped: slot 2 is the oldest. */
-	lw_slot(&w, 2, 10, ev, 3);
-	lw_slot(&w, 3, 11, ev + 3, 3);
-	lw_slot(&w, 0, 12, ev + 6, 3);
-	lw_slot(&w, 1, 13, ev + 9, 3);
+	lw_slot_as(&w, 2, 10, ev, 3, packed);
+	lw_slot_as(&w, 3, 11, ev + 3, 3, 0);
+	lw_slot_as(&w, 0, 12, ev + 6, 3, packed);
+	lw_slot_as(&w, 1, 13, ev + 9, 3, packed);
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_EQ(drain(trid, 0, 1), 12);
 	EXPECT_RC(posix_trace_rewind(trid), 0);
@@ -540,6 +543,12 @@ static void test_ring_layout_reads_oldest_first(void)
 	EXPECT_EQ(drain(trid, 6, 1), 6);
 	posix_trace_close(trid);
 	free(w.buf);
+}
+
+static void test_ring_layout_reads_oldest_first(void)
+{
+	ring_layout_reads_oldest_first(0);
+	ring_layout_reads_oldest_first(1);
 }
 
 /*
@@ -586,19 +595,6 @@ static void test_packed_blocks_read_back_the_same_events(void)
 	}
 	EXPECT_RC(posix_trace_getnext_event(trid, &info, data, sizeof(data), &len, &unavail), 0);
 	EXPECT(unavail);
-	posix_trace_close(trid);
-	free(w.buf);
-
-	/* The same as ring slots. */
-	lw_init(&w, PT_LOG_LAYOUT_RING, 1024, 4, 512);
-	lw_info(&w, "ring", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
-	lw_types(&w, user_ids, user_names, 2);
-	lw_slot_packed(&w, 2, 10, ev, 3);
-	lw_slot(&w, 3, 11, ev + 3, 3);
-	lw_slot_packed(&w, 0, 12, ev + 6, 3);
-	lw_slot_packed(&w, 1, 13, ev + 9, 3);
-	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
-	EXPECT_EQ(drain(trid, 0, 1), 12);
 	posix_trace_close(trid);
 	free(w.buf);
 }
