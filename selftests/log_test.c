@@ -2069,7 +2069,15 @@ TEST_F_TIMEOUT(log, a_log_slower_than_its_writer_loses_only_what_it_counts, 120)
 	kept = lf_losses(_metadata, f, &l);
 	EXPECT_GT(total, kept) TH_LOG("the log kept up: the test tested nothing");
 	EXPECT_EQ(total, kept + l.posix_dropped + l.posix_log_write_lost);
-	EXPECT_EQ((uint64_t)lf_count_auto_stops(f), l.posix_drop_gaps);
+	/* The shutdown ends a flush stalled on the pipe at once (design.md
+	 * §10): that block's events are counted as write lost, and the
+	 * STOP(auto) of a gap may have been among them.
+	 */
+	if (l.posix_log_write_lost) {
+		EXPECT_GE(l.posix_drop_gaps, (uint64_t)lf_count_auto_stops(f));
+	} else {
+		EXPECT_EQ((uint64_t)lf_count_auto_stops(f), l.posix_drop_gaps);
+	}
 }
 
 /* ------------------------------------------------------------------ */
