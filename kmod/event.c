@@ -3,6 +3,7 @@
  * POSIX_TRACE_IOC_EVENT: posix_trace_event() of a traced process whose
  * writes cannot go straight into a mapped lane.
  */
+#include <linux/freezer.h>
 #include <linux/sched/signal.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -82,33 +83,39 @@ static void pt_proc_prepare(struct pt_stream *s,
 /*
  * Never-lose mode on the kernel path (threads without a writer lane, a
  * signal handler that interrupted its thread's write): @s had no room.
- * Wait for room as a writer lane does (pt_log_wait_room()), full_wait_ns
- * at most, then record or, past the bound or on a fatal signal, drop and
- * count.  Killable only: the event may be in some streams already, and a
- * return to user space halfway would lose it in the rest.  Stamped when
- * recorded (the stream may have restarted meanwhile, and its START must
- * come first), as a writer lane stamps after its wait.
+ * Try again (a block may have been written since), then wait for room as
+ * a writer lane does (pt_log_wait_room()) until full_wait_ns after @start
+ * (when the event first waited, whichever stream it waits for), and
+ * record or, past the bound, on a fatal signal or when the task is to be
+ * frozen (suspend, cgroup freezer: a killable sleep would keep it from
+ * freezing), drop and count.  Killable only: the event may be in some
+ * streams already, and a return to user space halfway would lose it in
+ * the rest.  Stamped when recorded (the stream may have restarted
+ * meanwhile, and its START must come first), as a writer lane stamps
+ * after its wait.
  */
 static void pt_proc_record_waiting(struct pt_stream *s,
 				   const struct posix_trace_event_req *req,
-				   struct pt_event *ev, u64 want_len, u64 have_len)
+				   struct pt_event *ev, u64 want_len, u64 have_len,
+				   u64 start)
 {
-	u64 start = ktime_get_ns();
-
-	do {
-		if (pt_log_wait_room(s, true) ||
-		    ktime_get_ns() - start >= s->full_wait_ns)
-			ev->may_wait = false;
+	for (;;) {
 		pt_proc_prepare(s, req, true, ev, want_len, have_len);
+		if (pt_record(s, ev))
+			return;
+		if (pt_log_wait_room(s, true) || freezing(current) ||
+		    ktime_get_ns() - start >= s->full_wait_ns)
+			ev->may_wait = false;	/* the next try drops */
 		cond_resched();
-	} while (!pt_record(s, ev));
+	}
 }
 
 /*
  * Record @ev in every stream @req is for.  A never-lose stream whose lane
  * is full is set aside (held by a reference) and waited for after the
- * RCU walk; beyond POSIX_TRACE_PROC_STREAMS of them at once, the rest
- * drop as other streams do.
+ * RCU walk, one after the other, all within the largest bound of theirs
+ * from the first wait on; beyond POSIX_TRACE_PROC_STREAMS of them at
+ * once, the rest drop as other streams do.
  */
 static void pt_proc_record(struct pt_proc *proc,
 			   const struct posix_trace_event_req *req, bool restarted,
@@ -117,6 +124,7 @@ static void pt_proc_record(struct pt_proc *proc,
 	struct pt_stream *full[POSIX_TRACE_PROC_STREAMS];
 	unsigned int nr_full = 0, i;
 	struct pt_attach *a;
+	u64 start;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
@@ -136,9 +144,10 @@ static void pt_proc_record(struct pt_proc *proc,
 		pt_record(s, ev);
 	}
 	rcu_read_unlock();
+	start = ktime_get_ns();		/* one bound for the event */
 	for (i = 0; i < nr_full; i++) {
 		ev->may_wait = true;
-		pt_proc_record_waiting(full[i], req, ev, want_len, have_len);
+		pt_proc_record_waiting(full[i], req, ev, want_len, have_len, start);
 		pt_stream_put(full[i]);
 	}
 }

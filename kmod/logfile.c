@@ -479,6 +479,8 @@ void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
 	u8 *start = pt_logf_end(log), *p = start;
 	u32 word = rec->data_len;
 
+	/* max-data-size is clamped below what the length bits hold */
+	BUILD_BUG_ON(POSIX_TRACE_MAX_DATA_MAX > POSIX_TRACE_LOG_P_LEN_MASK);
 	if (!c->set || c->pid != rec->pid || c->tid != rec->tid ||
 	    c->thread != rec->thread) {
 		pt_put32(p, POSIX_TRACE_LOG_PF_CONTEXT);

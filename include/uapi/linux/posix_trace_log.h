@@ -63,6 +63,6 @@
  * record and address included: never more than a format 1.0 record.
  */
 #define POSIX_TRACE_LOG_P_MAX(len) \
-	(POSIX_TRACE_LOG_C_SIZE + POSIX_TRACE_LOG_P_HDR + 8 + (((len) + 7) & ~7U))
+	(POSIX_TRACE_LOG_C_SIZE + POSIX_TRACE_LOG_P_HDR + 8 + (((len) + 7) & ~7ULL))
 
 #endif /* _UAPI_LINUX_POSIX_TRACE_LOG_H */
