@@ -62,19 +62,20 @@ static void pt_proc_restart(struct pt_proc *proc)
  * pt_proc_max_data(); a stream attached since gets no more than that.
  */
 static void pt_proc_prepare(struct pt_stream *s,
-			    const struct posix_trace_event_req *req, bool restarted,
+			    const struct posix_trace_event_req *req, bool stamp_now,
 			    struct pt_event *ev, u64 want_len, u64 have_len)
 {
 	u64 now = ktime_get_ns();
 
 	/* The library's timestamp, so an event that reaches some streams
 	 * through lanes and others here is the same event; bounded so it
-	 * can only misplace the caller's own events.  Not after a restart:
-	 * the event must follow its START.  Else 0: stamped under the lane
-	 * lock, and published in flight from before the clock read
-	 * (record.c), so no window opens between stamp and commit.
+	 * can only misplace the caller's own events.  Not after a restart
+	 * or a wait (@stamp_now): the event must follow a START recorded
+	 * meanwhile.  Else 0: stamped under the lane lock, and published in
+	 * flight from before the clock read (record.c), so no window opens
+	 * between stamp and commit.
 	 */
-	ev->timestamp = req->timestamp && !restarted ?
+	ev->timestamp = req->timestamp && !stamp_now ?
 		clamp(req->timestamp, s->created_mono, now) : 0;
 	ev->data_len = min3(want_len, s->max_data, have_len);
 	ev->truncated = want_len > s->max_data;

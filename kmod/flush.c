@@ -382,7 +382,7 @@ static void pt_take_run(struct pt_stream *s, unsigned int i,
 	pt_logf_mark(log);
 	while (budget && end - pos >= hdr) {
 		struct posix_trace_record r;
-		u32 size, pad;
+		u32 size, pad, most;
 		u8 *data;
 
 		pt_writer_read_words(s, j, pos, (u64 *)&r, hdr);
@@ -391,8 +391,8 @@ static void pt_take_run(struct pt_stream *s, unsigned int i,
 		    r.timestamp >= bound)
 			break;
 		size = r.size;
-		if (pt_log_rec_size(r.data_len) > room ||
-		    !pt_logf_tail(log, pt_log_rec_size(r.data_len)) ||
+		most = pt_log_rec_size(r.data_len);
+		if (most > room || !pt_logf_tail(log, most) ||
 		    !pt_gate_pass(log->gate, r.timestamp, r.event_id))
 			break;
 		r.pid = pid;
@@ -794,12 +794,11 @@ int pt_log_wait_room(struct pt_stream *s, bool killable)
 	long ret;
 
 	if (!log || READ_ONCE(log->closed)) {
-		if (killable)
+		if (killable) {
 			schedule_timeout_killable(1);
-		else
-			schedule_timeout_interruptible(1);
-		if (killable)
 			return fatal_signal_pending(current) ? -EINTR : 0;
+		}
+		schedule_timeout_interruptible(1);
 		return signal_pending(current) ? -EINTR : 0;
 	}
 	seen = smp_load_acquire(&log->published);	/* see pt_log_room() */

@@ -498,7 +498,7 @@ static int pt_take_packed(struct pt_log *l, struct posix_trace_event_info *ev,
 		hdr = POSIX_TRACE_LOG_P_HDR +
 		      (word & POSIX_TRACE_LOG_PF_ADDRESS ? 8 : 0);
 		/* dlen < 2^24: the sum cannot wrap */
-		if (!l->ctx_set || rem < hdr || ((dlen + 7) & ~7u) > rem - hdr)
+		if (!l->ctx_set || rem < hdr || PT_ROUND8(dlen) > rem - hdr)
 			return 0;
 		if (word & POSIX_TRACE_LOG_PF_ADDRESS)
 			l->ctx_address = pt_le64(r + POSIX_TRACE_LOG_P_ADDRESS);
@@ -511,7 +511,7 @@ static int pt_take_packed(struct pt_log *l, struct posix_trace_event_info *ev,
 		ev->posix_truncation_status = (word & POSIX_TRACE_LOG_PF_TRUNCATED) ?
 			POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
 		pt_take_data(ev, r + hdr, dlen, data, num_bytes, data_len);
-		l->blk_off += hdr + ((dlen + 7) & ~7u);
+		l->blk_off += hdr + (uint32_t)PT_ROUND8(dlen);
 		l->blk_left--;
 		return 1;
 	}
