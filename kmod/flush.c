@@ -351,22 +351,59 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	pt_src_advance(src);
 }
 
-/*
- * The records that follow the one just logged from writer lane @i, while
- * they come before @bound (every other lane's next record, and the
- * flush's horizon): each header is copied by 8-byte words into memory the
- * writer cannot change, checked there, packed into the block, and its
- * data copied by words after it, as pt_take() would have logged it.
- * This is the flush's common case (a busy writer), at a fraction of
- * pt_take()'s cost per record (Documentation/performance.md, "The log
- * worker").  The run ends at the first record that is not plain (a lie, a
- * loss, a record the gate refuses), at a full block, or at the budget:
- * pt_peek() and pt_take() take it from there.  Had the writer reused any
- * byte of the run while it was copied, the whole run is taken back and
- * pt_peek() finds the loss.
+/* The record at @c, a lane header loaded word by word (pt_writer_word()),
+ * its pid the kernel's.
  */
-static void pt_take_run(struct pt_stream *s, unsigned int i,
-			struct pt_src *src, u64 bound)
+static void pt_run_header(struct pt_writer_cursor *c, u32 pid,
+			  struct posix_trace_record *r)
+{
+	union {
+		u64 w[sizeof(*r) / 8];
+		struct posix_trace_record r;
+	} h;
+	unsigned int k;
+
+	BUILD_BUG_ON(sizeof(*r) % 8);
+	for (k = 0; k < ARRAY_SIZE(h.w); k++)
+		h.w[k] = pt_writer_word(c);
+	*r = h.r;
+	r->pid = pid;
+}
+
+/* Copy @len bytes of data at @c by words to @dst, the lane's padding of
+ * the last word zeroed (it is not the record's); returns the end.
+ */
+static u8 *pt_run_data(struct pt_writer_cursor *c, u8 *dst, u32 len)
+{
+	u64 *d = (u64 *)dst;
+	u32 k, words = DIV_ROUND_UP(len, 8);
+
+	for (k = 0; k < words; k++)
+		d[k] = pt_writer_word(c);
+	if (len % 8)	/* the bytes of the last word after @len, in memory order */
+		d[words - 1] &= le64_to_cpu((__force __le64)(BIT_ULL(8 * (len % 8)) - 1));
+	return dst + 8 * words;
+}
+
+/*
+ * The records of writer lane @i from @src's position on, while they come
+ * before @bound (every other lane's next record, and the flush's horizon):
+ * each header is loaded by 8-byte words into registers the writer cannot
+ * change, checked there, packed into the block, and its data copied by
+ * words after it, as pt_take() would have logged it.  This is the flush's
+ * common case (a busy writer), at a fraction of pt_take()'s cost per
+ * record (Documentation/performance.md, "The log worker"): the gate is
+ * asked once per span of its timeline and type, the block's end and
+ * context stay in registers.  The run ends at the first record that is
+ * not plain (a lie, a loss, a record the gate refuses), at a full block,
+ * or at the budget: pt_peek() and pt_take() take it from there.  A record
+ * it read that comes after @bound stays peeked, as pt_peek() would have
+ * found it.  Had the writer reused any byte of the run while it was
+ * copied, the whole run is taken back and pt_peek() finds the loss.
+ * Returns how many records it logged.
+ */
+static u32 pt_take_run(struct pt_stream *s, unsigned int i,
+		       struct pt_src *src, u64 bound)
 {
 	const u32 hdr = sizeof(struct posix_trace_record);
 	struct pt_log *log = s->log;
@@ -374,52 +411,87 @@ static void pt_take_run(struct pt_stream *s, unsigned int i,
 	u64 pos = src->pos, seq = src->next_seq, ts = src->last_ts;
 	u64 budget = src->budget, end = src->limit;
 	u32 room = pt_logf_events_room(log), pid = s->wdesc[j].pid, n = 0;
+	u32 limit, id = U32_MAX;
+	struct pt_gate_span span = { .lo = 1, .hi = 0 };	/* none yet */
+	struct posix_trace_record r, next;
+	struct pt_writer_cursor c;
+	struct pt_logf_ctx ctx;
+	bool pass = false, stay = false;
+	u8 *out, *rec;
 
-	if (src->peeked || src->lost || !src->seq_known || src->empty ||
+	/* a peeked record is the run's first if it is plain */
+	if (src->peeked && (src->rec.seq != src->next_seq ||
+			    src->rec.timestamp >= bound))
+		return 0;
+	if (src->lost || !src->seq_known || src->empty ||
 	    (log->full && log->policy == POSIX_TRACE_LOG_UNTIL_FULL) ||
 	    !pt_writer_span(s, j, pos, end))
-		return;
+		return 0;
 	pt_logf_mark(log);
+	out = pt_logf_run_begin(log, &limit);
+	ctx = log->ctx;
+	pt_writer_cursor_at(s, j, pos, &c);
 	while (budget && end - pos >= hdr) {
-		struct posix_trace_record r;
-		u32 size, pad, most;
-		u8 *data;
+		u32 most, word;
 
-		pt_writer_read_words(s, j, pos, (u64 *)&r, hdr);
-		/* honest, the next of the lane's seq, before @bound */
-		if (!pt_writer_rec_honest(s, &r, end - pos) || r.seq != seq ||
-		    r.timestamp >= bound)
+		pt_run_header(&c, pid, &r);
+		/* honest, the next of the lane's seq */
+		if (!pt_writer_rec_honest(s, &r, end - pos) || r.seq != seq)
 			break;
-		size = r.size;
+		if (r.timestamp >= bound) {
+			next = r;
+			stay = true;
+			break;
+		}
+		if (r.timestamp < span.lo || r.timestamp >= span.hi) {
+			if (!pt_gate_span_at(log->gate, r.timestamp, &span))
+				break;
+			id = U32_MAX;
+		}
+		if (r.event_id != id) {
+			id = r.event_id;
+			pass = pt_gate_span_pass(&span, id);
+		}
 		most = pt_log_rec_size(r.data_len);
-		if (most > room || !pt_logf_tail(log, most) ||
-		    !pt_gate_pass(log->gate, r.timestamp, r.event_id))
+		if (!pass || most > room || out - log->buf + most > limit)
 			break;
-		r.pid = pid;
-		data = pt_logf_reserve(log, &r);
-		pad = ALIGN(r.data_len, 8);
-		pt_writer_read_words(s, j, pos + hdr, (u64 *)data, pad);
-		/* the lane's padding is not ours */
-		memset(data + r.data_len, 0, pad - r.data_len);
+		word = r.data_len;
+		if (r.flags & POSIX_TRACE_REC_TRUNCATED)
+			word |= POSIX_TRACE_LOG_PF_TRUNCATED;
+		rec = out;
+		out = pt_logf_pack(&ctx, out, pid, r.tid, r.thread, r.address,
+				   word, r.event_id, r.timestamp);
+		out = pt_run_data(&c, out, r.data_len);
+		/* the lane's record may be longer than its data: skip that */
+		pt_writer_skip(&c, (r.size - hdr) / 8 - DIV_ROUND_UP(r.data_len, 8));
+		room -= out - rec;
 		ts = r.timestamp;
-		pt_logf_commit(log, &r);
-		room -= pt_logf_committed(log);
-		budget -= min_t(u64, budget, size);
-		pos += size;
+		budget -= min_t(u64, budget, r.size);
+		pos += r.size;
 		seq++;
 		n++;
 	}
 	if (!n)
-		return;
+		return 0;
+	pt_logf_run_end(log, out, n, &ctx);
 	if (!pt_writer_kept(s, j, src->pos)) {
 		pt_logf_rollback(log);
-		return;
+		/* peek again; a writer reusing its bytes for ever: next flush */
+		src->peeked = false;
+		if (++src->copy_fails >= PT_LOG_COPY_TRIES)
+			src->empty = true;
+		return 0;
 	}
+	src->peeked = stay;
+	if (stay)
+		src->rec = next;
+	src->copy_fails = 0;
 	src->pos = pos;
 	src->next_seq = seq;
 	src->last_ts = ts;
 	src->budget = budget;
 	log->last_ts = max(log->last_ts, ts);
+	return n;
 }
 
 /* Where a run from lane @bi must stop: before the next record of any
@@ -601,9 +673,16 @@ static void pt_drain(struct pt_stream *s, bool final, int *first)
 		/* A lane cut short may have lowered the horizon under it. */
 		if (!best || best->rec.timestamp > horizon)
 			break;
-		pt_take(s, bi, best, first);
-		if (bi >= s->nr_lanes)
+		/* A writer's plain records go as a run, the others one by
+		 * one.  A run taken back leaves its lane to be peeked again.
+		 */
+		if (bi < s->nr_lanes) {
+			pt_take(s, bi, best, first);
+		} else if (!pt_take_run(s, bi, best, pt_run_bound(s, bi, horizon)) &&
+			   best->peeked) {
+			pt_take(s, bi, best, first);
 			pt_take_run(s, bi, best, pt_run_bound(s, bi, horizon));
+		}
 		/* A full UNTIL_FULL log takes records without any I/O. */
 		cond_resched();
 	}

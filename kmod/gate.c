@@ -162,6 +162,54 @@ void pt_gate_begin(struct pt_gate *g, u64 now)
 	spin_unlock(&g->lock);
 }
 
+/* What timeline @s says of every time in [*@lo, *@hi) that @ts is in:
+ * one era's (returned), or, before the first, @none.
+ */
+static const struct pt_era *pt_eras_span(const struct pt_eras *s, u64 ts,
+					 u64 *lo, u64 *hi, u8 *none)
+{
+	int i = pt_eras_find(s, ts);
+
+	/* eras in @lo order: the next one begins after @ts (pt_eras_find()) */
+	if (i + 1 < (int)s->n)
+		*hi = min(*hi, s->e[i + 1].lo);
+	*none = s->complete ? PT_GATE_NO : PT_GATE_UNKNOWN;
+	if (i < 0)
+		return NULL;
+	*lo = max(*lo, s->e[i].lo);
+	return &s->e[i];
+}
+
+/*
+ * The span of the flush's timeline around @ts over which pt_gate_pass()
+ * reads the same two eras: its answer there depends on the type alone,
+ * which pt_gate_span_pass() (log.h) gives without searching the eras.
+ * False if @ts itself is refused whatever its type (future, or before
+ * the last clear).  Valid until the gate changes (pt_gate_control(),
+ * pt_gate_gap(), pt_gate_clear(), pt_gate_begin()).
+ */
+bool pt_gate_span_at(struct pt_gate *g, u64 ts, struct pt_gate_span *sp)
+{
+	if (ts > g->now || ts < g->floor)
+		return false;
+	sp->lo = g->floor;
+	sp->hi = g->now + 1;
+	sp->seen = pt_eras_span(&g->seen, ts, &sp->lo, &sp->hi, &sp->seen_none);
+	sp->cmd = pt_eras_span(&g->cmd, ts, &sp->lo, &sp->hi, &sp->cmd_none);
+	return true;
+}
+
+/* pt_gate_pass() of a type within a span (the same rule). */
+bool pt_gate_span_pass(const struct pt_gate_span *sp, u32 id)
+{
+	int seen = sp->seen ? pt_era_allows(sp->seen, id) : sp->seen_none;
+	int cmd = sp->cmd ? pt_era_allows(sp->cmd, id) : sp->cmd_none;
+
+	if (seen == PT_GATE_NO || cmd == PT_GATE_NO)
+		return false;
+	return seen == PT_GATE_YES || cmd == PT_GATE_YES;
+}
+
 bool pt_gate_pass(struct pt_gate *g, u64 ts, u32 id)
 {
 	int seen, cmd;

@@ -84,6 +84,13 @@ struct pt_gate {
 	u64 withheld;		/* ERRORs a writer lane asked for, not given */
 };
 
+/* A span of the gate's timeline: pt_gate_span_at() in gate.c. */
+struct pt_gate_span {
+	u64 lo, hi;			/* [@lo, @hi) */
+	const struct pt_era *seen, *cmd;	/* NULL: before the first */
+	u8 seen_none, cmd_none;		/* the answer then */
+};
+
 /* Packed records (posix_trace_log.h): what the records of the EVENTS block
  * being assembled share, so each repeats only what changed.
  */
@@ -209,11 +216,16 @@ u32 pt_logf_committed(const struct pt_log *log);
 void pt_logf_mark(struct pt_log *log);
 void pt_logf_drop(struct pt_log *log);
 void pt_logf_rollback(struct pt_log *log);
+u8 *pt_logf_run_begin(struct pt_log *log, u32 *limit);
+void pt_logf_run_end(struct pt_log *log, u8 *end, u32 count,
+		     const struct pt_logf_ctx *ctx);
 
 /* gate.c */
 void pt_gate_init(struct pt_gate *g);
 void pt_gate_begin(struct pt_gate *g, u64 now);
 bool pt_gate_pass(struct pt_gate *g, u64 ts, u32 id);
+bool pt_gate_span_at(struct pt_gate *g, u64 ts, struct pt_gate_span *sp);
+bool pt_gate_span_pass(const struct pt_gate_span *sp, u32 id);
 bool pt_gate_full(struct pt_gate *g, u64 ts);
 void pt_gate_control(struct pt_gate *g, u32 id, u64 ts, const void *data,
 		     u32 len);
@@ -227,6 +239,54 @@ void pt_gate_clear(struct pt_gate *g, u64 when, u64 done);
 static inline u32 pt_log_rec_size(u32 data_len)
 {
 	return POSIX_TRACE_LOG_P_MAX(data_len);
+}
+
+/* Records are 8-byte aligned in the block: so is every word stored. */
+static __always_inline void pt_logf_put64(u8 *p, u64 v)
+{
+	*(__le64 *)p = cpu_to_le64(v);
+}
+
+/*
+ * Pack a record's header at @p (posix_trace_log.h): a context record
+ * first if @pid, @tid or @thread differ from @c's, the header word (@word:
+ * data_len and flags, POSIX_TRACE_LOG_PF_ADDRESS added here), id and
+ * timestamp, then the address if it differs from @c's.  @c follows.
+ * Returns where the record's data goes.  Inline: the flush's runs pack
+ * every record of a busy writer with it (flush.c, pt_take_run()).
+ */
+static __always_inline u8 *pt_logf_pack(struct pt_logf_ctx *c, u8 *p,
+					u32 pid, u32 tid, u64 thread,
+					u64 address, u32 word, u32 id, u64 ts)
+{
+	/* the layout the 8-byte stores below assume */
+	BUILD_BUG_ON(POSIX_TRACE_LOG_C_PID != 4 || POSIX_TRACE_LOG_C_TID != 8 ||
+		     POSIX_TRACE_LOG_C_RESERVED != 12 ||
+		     POSIX_TRACE_LOG_C_THREAD != 16 ||
+		     POSIX_TRACE_LOG_P_ID != 4 ||
+		     POSIX_TRACE_LOG_P_TIMESTAMP != 8);
+	if (unlikely(!c->set || c->pid != pid || c->tid != tid ||
+		     c->thread != thread)) {
+		pt_logf_put64(p, POSIX_TRACE_LOG_PF_CONTEXT | (u64)pid << 32);
+		pt_logf_put64(p + POSIX_TRACE_LOG_C_TID, tid);
+		pt_logf_put64(p + POSIX_TRACE_LOG_C_THREAD, thread);
+		p += POSIX_TRACE_LOG_C_SIZE;
+		c->pid = pid;
+		c->tid = tid;
+		c->thread = thread;
+		c->set = true;
+	}
+	if (address != c->address)
+		word |= POSIX_TRACE_LOG_PF_ADDRESS;
+	pt_logf_put64(p + POSIX_TRACE_LOG_P_WORD, word | (u64)id << 32);
+	pt_logf_put64(p + POSIX_TRACE_LOG_P_TIMESTAMP, ts);
+	p += POSIX_TRACE_LOG_P_HDR;
+	if (word & POSIX_TRACE_LOG_PF_ADDRESS) {
+		pt_logf_put64(p, address);
+		p += sizeof(u64);
+		c->address = address;
+	}
+	return p;
 }
 
 #endif /* PT_LOG_H */

@@ -475,40 +475,17 @@ static u8 *pt_logf_end(struct pt_log *log)
  */
 void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
 {
-	struct pt_logf_ctx *c = &log->ctx;
-	u8 *start = pt_logf_end(log), *p = start;
+	u8 *start = pt_logf_end(log), *p;
 	u32 word = rec->data_len;
 
 	/* max-data-size is clamped below what the length bits hold */
 	BUILD_BUG_ON(POSIX_TRACE_MAX_DATA_MAX > POSIX_TRACE_LOG_P_LEN_MASK);
-	if (!c->set || c->pid != rec->pid || c->tid != rec->tid ||
-	    c->thread != rec->thread) {
-		pt_put32(p, POSIX_TRACE_LOG_PF_CONTEXT);
-		pt_put32(p + POSIX_TRACE_LOG_C_PID, rec->pid);
-		pt_put32(p + POSIX_TRACE_LOG_C_TID, rec->tid);
-		pt_put32(p + POSIX_TRACE_LOG_C_RESERVED, 0);
-		pt_put64(p + POSIX_TRACE_LOG_C_THREAD, rec->thread);
-		p += POSIX_TRACE_LOG_C_SIZE;
-		c->pid = rec->pid;
-		c->tid = rec->tid;
-		c->thread = rec->thread;
-		c->set = true;
-	}
 	if (rec->flags & POSIX_TRACE_REC_TRUNCATED)
 		word |= POSIX_TRACE_LOG_PF_TRUNCATED;
 	if (rec->flags & POSIX_TRACE_REC_AUTO)
 		word |= POSIX_TRACE_LOG_PF_AUTO;
-	if (rec->address != c->address)
-		word |= POSIX_TRACE_LOG_PF_ADDRESS;
-	pt_put32(p + POSIX_TRACE_LOG_P_WORD, word);
-	pt_put32(p + POSIX_TRACE_LOG_P_ID, rec->event_id);
-	pt_put64(p + POSIX_TRACE_LOG_P_TIMESTAMP, rec->timestamp);
-	p += POSIX_TRACE_LOG_P_HDR;
-	if (word & POSIX_TRACE_LOG_PF_ADDRESS) {
-		pt_put64(p, rec->address);
-		p += sizeof(u64);
-		c->address = rec->address;
-	}
+	p = pt_logf_pack(&log->ctx, start, rec->pid, rec->tid, rec->thread,
+			 rec->address, word, rec->event_id, rec->timestamp);
 	memset(p + rec->data_len, 0, ALIGN(rec->data_len, 8) - rec->data_len);
 	log->reserved = p - start + ALIGN(rec->data_len, 8);
 	return p;
@@ -527,6 +504,34 @@ void *pt_logf_tail(struct pt_log *log, u32 size)
 	if ((u64)log->len + size + pt_log_rec_size(sizeof(int)) > log->block_max)
 		return NULL;
 	return p;
+}
+
+/*
+ * A run of records the caller packs itself with pt_logf_pack() (flush.c,
+ * pt_take_run()): they go from the returned address on, and may end at
+ * *@limit bytes into the block (room kept for a final STOP: pt_room()).
+ */
+u8 *pt_logf_run_begin(struct pt_log *log, u32 *limit)
+{
+	u8 *p = pt_logf_end(log);
+
+	*limit = log->block_max - pt_log_rec_size(sizeof(int));
+	return p;
+}
+
+/* The run ends at @end, with @count records of the program's (user ids),
+ * which left the block's context at @ctx.
+ */
+void pt_logf_run_end(struct pt_log *log, u8 *end, u32 count,
+		     const struct pt_logf_ctx *ctx)
+{
+	u32 len = end - log->buf;
+
+	log->event_bytes += len - log->len;
+	log->len = len;
+	log->count += count;
+	log->user_count += count;
+	log->ctx = *ctx;
 }
 
 /* No EVENTS block assembled: after a write, a failed one, or a (re)start

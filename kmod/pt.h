@@ -328,6 +328,37 @@ struct pt_writer {
 };
 
 /*
+ * struct pt_writer_cursor - the flusher's reader of a writer lane's ring,
+ * by 8-byte words (flush.c, runs): a record is a few words, which a string
+ * move takes longer to start than this takes to finish, and emulators far
+ * longer (Documentation/performance.md, "The log worker").  The ring is
+ * the writer's memory, which it may change at any time: each word is
+ * loaded once, and what is checked is the copy loaded.
+ */
+struct pt_writer_cursor {
+	const u64 *ring;
+	size_t words;	/* in the ring */
+	size_t at;	/* of the next word */
+};
+
+static __always_inline u64 pt_writer_word(struct pt_writer_cursor *c)
+{
+	u64 v = READ_ONCE(c->ring[c->at]);
+
+	if (++c->at == c->words)
+		c->at = 0;
+	return v;
+}
+
+/* Skip @n words, fewer than the ring has. */
+static __always_inline void pt_writer_skip(struct pt_writer_cursor *c, size_t n)
+{
+	c->at += n;
+	if (c->at >= c->words)
+		c->at -= c->words;
+}
+
+/*
  * struct pt_attach - "stream traces process".  On proc->streams and
  * stream->targets, both RCU lists changed under pt_ctl_lock; @slot is the
  * stream's entry in the process's page (-1: none), set under pt_ctl_lock,
@@ -433,8 +464,8 @@ bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 		    u32 len);
 bool pt_writer_span(struct pt_stream *s, unsigned int j, u64 pos, u64 end);
 bool pt_writer_kept(struct pt_stream *s, unsigned int j, u64 pos);
-void pt_writer_read_words(struct pt_stream *s, unsigned int j, u64 pos,
-			  u64 *dst, size_t len);
+void pt_writer_cursor_at(struct pt_stream *s, unsigned int j, u64 pos,
+			 struct pt_writer_cursor *c);
 void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos);
 u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
 		       u64 bound_ns);

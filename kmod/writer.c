@@ -452,24 +452,15 @@ bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 	return pt_writer_kept(s, j, pos);
 }
 
-/*
- * Copy the @len bytes of lane @j at ring position @pos, both multiples of
- * 8, word by word: a record is a few words, which a string move takes
- * longer to start than such a loop takes to finish (and emulators far
- * longer: Documentation/performance.md, "The log worker").
- */
-void pt_writer_read_words(struct pt_stream *s, unsigned int j, u64 pos,
-			  u64 *dst, size_t len)
+/* A cursor on lane @j's ring at position @pos, a multiple of 8. */
+void pt_writer_cursor_at(struct pt_stream *s, unsigned int j, u64 pos,
+			 struct pt_writer_cursor *c)
 {
 	const struct pt_writer *w = s->writers[j];
-	const u64 *ring = (const u64 *)((const u8 *)w->mem + PAGE_SIZE);
-	size_t words = w->data_size / 8, at = (pos % w->data_size) / 8, n;
 
-	for (n = len / 8; n; n--) {
-		*dst++ = ring[at];
-		if (++at == words)
-			at = 0;
-	}
+	c->ring = (const u64 *)((const u8 *)w->mem + PAGE_SIZE);
+	c->words = w->data_size / 8;
+	c->at = (pos % w->data_size) / 8;
 }
 
 /*
