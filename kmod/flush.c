@@ -427,6 +427,15 @@ static u32 pt_take_run(struct pt_stream *s, unsigned int i,
 	    (log->full && log->policy == POSIX_TRACE_LOG_UNTIL_FULL) ||
 	    !pt_writer_span(s, j, pos, end))
 		return 0;
+	/* A peek may be stale (cond_resched() since): if the writer reused
+	 * its bytes, pt_peek() tells the loss, with the lane's seq still known.
+	 */
+	if (src->peeked && !pt_writer_kept(s, j, pos)) {
+		src->peeked = false;
+		if (++src->copy_fails >= PT_LOG_COPY_TRIES)
+			src->empty = true;
+		return 0;
+	}
 	pt_logf_mark(log);
 	out = pt_logf_run_begin(log, &limit);
 	ctx = log->ctx;

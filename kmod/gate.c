@@ -183,7 +183,7 @@ static const struct pt_era *pt_eras_span(const struct pt_eras *s, u64 ts,
 /*
  * The span of the flush's timeline around @ts over which pt_gate_pass()
  * reads the same two eras: its answer there depends on the type alone,
- * which pt_gate_span_pass() (log.h) gives without searching the eras.
+ * which pt_gate_span_pass() gives without searching the eras.
  * False if @ts itself is refused whatever its type (future, or before
  * the last clear).  Valid until the gate changes (pt_gate_control(),
  * pt_gate_gap(), pt_gate_clear(), pt_gate_begin()).

@@ -492,21 +492,6 @@ void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
 }
 
 /*
- * The end of the EVENTS block, where the caller writes a record of at most
- * @size bytes itself, header included, in the file's byte order (flush.c,
- * pt_take_run()); then it commits.  NULL if the block cannot take it and
- * a final STOP (the rule of pt_room()).
- */
-void *pt_logf_tail(struct pt_log *log, u32 size)
-{
-	u8 *p = pt_logf_end(log);
-
-	if ((u64)log->len + size + pt_log_rec_size(sizeof(int)) > log->block_max)
-		return NULL;
-	return p;
-}
-
-/*
  * A run of records the caller packs itself with pt_logf_pack() (flush.c,
  * pt_take_run()): they go from the returned address on, and may end at
  * *@limit bytes into the block (room kept for a final STOP: pt_room()).
@@ -550,12 +535,6 @@ void pt_logf_commit(struct pt_log *log, const struct posix_trace_record *rec)
 	log->count++;
 	log->user_count += rec->event_id >= POSIX_TRACE_ID_UNNAMED;
 	log->event_bytes += log->reserved;
-}
-
-/* Bytes the last committed record took. */
-u32 pt_logf_committed(const struct pt_log *log)
-{
-	return log->reserved;
 }
 
 /* Records committed after a mark can be taken back (a torn copy). */
