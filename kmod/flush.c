@@ -351,29 +351,52 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 	pt_src_advance(src);
 }
 
-/* The record at @c, a lane header loaded word by word (pt_writer_word()),
- * its pid the kernel's.
- */
-static void pt_run_header(struct pt_writer_cursor *c, u32 pid,
-			  struct posix_trace_record *r)
-{
-	union {
-		u64 w[sizeof(*r) / 8];
-		struct posix_trace_record r;
-	} h;
-	unsigned int k;
+/* The two 32-bit halves of a lane word, in memory order. */
+#ifdef __LITTLE_ENDIAN
+#define PT_W_FIRST(w)	((u32)(w))
+#define PT_W_SECOND(w)	((u32)((w) >> 32))
+#else
+#define PT_W_FIRST(w)	((u32)((w) >> 32))
+#define PT_W_SECOND(w)	((u32)(w))
+#endif
 
-	BUILD_BUG_ON(sizeof(*r) % 8);
-	for (k = 0; k < ARRAY_SIZE(h.w); k++)
-		h.w[k] = pt_writer_word(c);
-	*r = h.r;
+/* The record at @c, a lane header loaded word by word (pt_writer_word())
+ * into registers, its pid the kernel's.
+ */
+static __always_inline void pt_run_header(struct pt_writer_cursor *c, u32 pid,
+					  struct posix_trace_record *r)
+{
+	u64 w0 = pt_writer_word(c), w1 = pt_writer_word(c);
+	u64 w2 = pt_writer_word(c), w3 = pt_writer_word(c);
+	u64 w4 = pt_writer_word(c), w5 = pt_writer_word(c);
+	u64 w6 = pt_writer_word(c);
+
+	/* the layout of the words above */
+	BUILD_BUG_ON(sizeof(*r) != 56 || offsetof(typeof(*r), event_id) != 4 ||
+		     offsetof(typeof(*r), tid) != 12 ||
+		     offsetof(typeof(*r), data_len) != 16 ||
+		     offsetof(typeof(*r), flags) != 20 ||
+		     offsetof(typeof(*r), seq) != 24 ||
+		     offsetof(typeof(*r), timestamp) != 32 ||
+		     offsetof(typeof(*r), thread) != 40 ||
+		     offsetof(typeof(*r), address) != 48);
+	r->size = PT_W_FIRST(w0);
+	r->event_id = PT_W_SECOND(w0);
 	r->pid = pid;
+	r->tid = PT_W_SECOND(w1);
+	r->data_len = PT_W_FIRST(w2);
+	r->flags = PT_W_SECOND(w2);
+	r->seq = w3;
+	r->timestamp = w4;
+	r->thread = w5;
+	r->address = w6;
 }
 
 /* Copy @len bytes of data at @c by words to @dst, the lane's padding of
  * the last word zeroed (it is not the record's); returns the end.
  */
-static u8 *pt_run_data(struct pt_writer_cursor *c, u8 *dst, u32 len)
+static __always_inline u8 *pt_run_data(struct pt_writer_cursor *c, u8 *dst,
+					u32 len)
 {
 	u64 *d = (u64 *)dst;
 	u32 k, words = DIV_ROUND_UP(len, 8);
@@ -439,7 +462,7 @@ static u32 pt_take_run(struct pt_stream *s, unsigned int i,
 	pt_logf_mark(log);
 	out = pt_logf_run_begin(log, &limit);
 	ctx = log->ctx;
-	pt_writer_cursor_at(s, j, pos, &c);
+	pt_writer_cursor_at(s->writers[j], pos, &c);
 	while (budget && end - pos >= hdr) {
 		u32 most, word;
 

@@ -350,6 +350,16 @@ static __always_inline u64 pt_writer_word(struct pt_writer_cursor *c)
 	return v;
 }
 
+/* A cursor on writer @w's ring at position @pos, a multiple of 8. */
+static __always_inline void pt_writer_cursor_at(const struct pt_writer *w,
+						u64 pos,
+						struct pt_writer_cursor *c)
+{
+	c->ring = (const u64 *)((const u8 *)w->mem + PAGE_SIZE);
+	c->words = w->data_size / 8;
+	c->at = (pos % w->data_size) / 8;
+}
+
 /* Skip @n words, fewer than the ring has. */
 static __always_inline void pt_writer_skip(struct pt_writer_cursor *c, size_t n)
 {
@@ -464,8 +474,6 @@ bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 		    u32 len);
 bool pt_writer_span(struct pt_stream *s, unsigned int j, u64 pos, u64 end);
 bool pt_writer_kept(struct pt_stream *s, unsigned int j, u64 pos);
-void pt_writer_cursor_at(struct pt_stream *s, unsigned int j, u64 pos,
-			 struct pt_writer_cursor *c);
 void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos);
 u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
 		       u64 bound_ns);

@@ -452,17 +452,6 @@ bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 	return pt_writer_kept(s, j, pos);
 }
 
-/* A cursor on lane @j's ring at position @pos, a multiple of 8. */
-void pt_writer_cursor_at(struct pt_stream *s, unsigned int j, u64 pos,
-			 struct pt_writer_cursor *c)
-{
-	const struct pt_writer *w = s->writers[j];
-
-	c->ring = (const u64 *)((const u8 *)w->mem + PAGE_SIZE);
-	c->words = w->data_size / 8;
-	c->at = (pos % w->data_size) / 8;
-}
-
 /*
  * Can the flusher read lane @j from @pos up to @end in one run
  * (flush.c, pt_take_run())?  Only if that is within one ring: @end is the
