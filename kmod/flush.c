@@ -395,8 +395,8 @@ static __always_inline void pt_run_header(struct pt_writer_cursor *c, u32 pid,
 /* Copy @len bytes of data at @c by words to @dst, the lane's padding of
  * the last word zeroed (it is not the record's); returns the end.
  */
-static __always_inline u8 *pt_run_data(struct pt_writer_cursor *c, u8 *dst,
-					u32 len)
+static __always_inline u8 *pt_run_data(struct pt_writer_cursor *c,
+				       u8 *dst, u32 len)
 {
 	u64 *d = (u64 *)dst;
 	u32 k, words = DIV_ROUND_UP(len, 8);
