@@ -258,6 +258,16 @@ static void pt_src_refuse(struct pt_log *log, struct pt_src *src)
 	log->gate->refused++;
 }
 
+/* The record at @src's position could not be copied whole (its writer
+ * reused it meanwhile): a writer doing so for ever leaves the rest of its
+ * lane to the next flush.
+ */
+static void pt_src_copy_failed(struct pt_src *src)
+{
+	if (++src->copy_fails >= PT_LOG_COPY_TRIES)
+		src->empty = true;
+}
+
 /* The pid of the reports about lane @i: a writer's, for its own lane. */
 static u32 pt_src_pid(struct pt_stream *s, unsigned int i)
 {
@@ -338,9 +348,7 @@ static void pt_take(struct pt_stream *s, unsigned int i, struct pt_src *src,
 		if (i < s->nr_lanes)
 			pt_src_lost(src, rec.timestamp);
 		src->seq_known = false;
-		/* A writer moving its oldest under us for ever: next flush. */
-		if (++src->copy_fails >= PT_LOG_COPY_TRIES)
-			src->empty = true;
+		pt_src_copy_failed(src);
 		return;
 	}
 	pt_logf_commit(log, &rec);
@@ -455,8 +463,7 @@ static u32 pt_take_run(struct pt_stream *s, unsigned int i,
 	 */
 	if (src->peeked && !pt_writer_kept(s, j, pos)) {
 		src->peeked = false;
-		if (++src->copy_fails >= PT_LOG_COPY_TRIES)
-			src->empty = true;
+		pt_src_copy_failed(src);
 		return 0;
 	}
 	pt_logf_mark(log);
@@ -508,10 +515,8 @@ static u32 pt_take_run(struct pt_stream *s, unsigned int i,
 	pt_logf_run_end(log, out, n, &ctx);
 	if (!pt_writer_kept(s, j, src->pos)) {
 		pt_logf_rollback(log);
-		/* peek again; a writer reusing its bytes for ever: next flush */
-		src->peeked = false;
-		if (++src->copy_fails >= PT_LOG_COPY_TRIES)
-			src->empty = true;
+		src->peeked = false;	/* peek again */
+		pt_src_copy_failed(src);
 		return 0;
 	}
 	src->peeked = stay;
@@ -710,10 +715,14 @@ static void pt_drain(struct pt_stream *s, bool final, int *first)
 		 */
 		if (bi < s->nr_lanes) {
 			pt_take(s, bi, best, first);
-		} else if (!pt_take_run(s, bi, best, pt_run_bound(s, bi, horizon)) &&
-			   best->peeked) {
-			pt_take(s, bi, best, first);
-			pt_take_run(s, bi, best, pt_run_bound(s, bi, horizon));
+		} else {
+			/* pt_take() moves no other lane: one bound for both */
+			u64 bound = pt_run_bound(s, bi, horizon);
+
+			if (!pt_take_run(s, bi, best, bound) && best->peeked) {
+				pt_take(s, bi, best, first);
+				pt_take_run(s, bi, best, bound);
+			}
 		}
 		/* A full UNTIL_FULL log takes records without any I/O. */
 		cond_resched();

@@ -162,6 +162,14 @@ void pt_gate_begin(struct pt_gate *g, u64 now)
 	spin_unlock(&g->lock);
 }
 
+/* The rule on what the two timelines say: neither forbids, one knows. */
+static bool pt_gate_agree(int seen, int cmd)
+{
+	if (seen == PT_GATE_NO || cmd == PT_GATE_NO)
+		return false;
+	return seen == PT_GATE_YES || cmd == PT_GATE_YES;
+}
+
 /* What timeline @s says of every time in [*@lo, *@hi) that @ts is in:
  * one era's (returned), or, before the first, @none.
  */
@@ -202,12 +210,8 @@ bool pt_gate_span_at(struct pt_gate *g, u64 ts, struct pt_gate_span *sp)
 /* pt_gate_pass() of a type within a span (the same rule). */
 bool pt_gate_span_pass(const struct pt_gate_span *sp, u32 id)
 {
-	int seen = sp->seen ? pt_era_allows(sp->seen, id) : sp->seen_none;
-	int cmd = sp->cmd ? pt_era_allows(sp->cmd, id) : sp->cmd_none;
-
-	if (seen == PT_GATE_NO || cmd == PT_GATE_NO)
-		return false;
-	return seen == PT_GATE_YES || cmd == PT_GATE_YES;
+	return pt_gate_agree(sp->seen ? pt_era_allows(sp->seen, id) : sp->seen_none,
+			     sp->cmd ? pt_era_allows(sp->cmd, id) : sp->cmd_none);
 }
 
 bool pt_gate_pass(struct pt_gate *g, u64 ts, u32 id)
@@ -218,9 +222,7 @@ bool pt_gate_pass(struct pt_gate *g, u64 ts, u32 id)
 		return false;
 	seen = pt_eras_allow(&g->seen, ts, id);
 	cmd = pt_eras_allow(&g->cmd, ts, id);
-	if (seen == PT_GATE_NO || cmd == PT_GATE_NO)
-		return false;
-	return seen == PT_GATE_YES || cmd == PT_GATE_YES;
+	return pt_gate_agree(seen, cmd);
 }
 
 /*
