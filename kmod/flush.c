@@ -188,7 +188,7 @@ static bool pt_room(struct pt_stream *s, u32 need, u64 ts, int *first)
 		atomic_set(&log->log_overrun, 1);
 		return false;
 	}
-	if (max_t(u32, log->len, PT_LOG_BLOCK_HDR) + need +
+	if (max_t(u32, log->len, POSIX_TRACE_LOG_BLOCK_HDR) + need +
 	    pt_log_rec_size(sizeof(int)) > log->block_max)
 		pt_write_block(s, first);
 	if (need <= pt_logf_events_room(log))

@@ -13,29 +13,11 @@
 #include <uapi/linux/posix_trace_log.h>
 #include "pt.h"
 
-/* Format constants (log-format.md sections 3-5). */
-#define PT_LOG_HEADER_SIZE	64
-#define PT_LOG_BLOCK_HDR	32
-#define PT_LOG_INFO_SIZE	120
-#define PT_LOG_STATUS_SIZE	32
-#define PT_LOG_TYPE_HDR		8
-#define PT_LOG_LAYOUT_SEQ	1
-#define PT_LOG_LAYOUT_RING	2
-#define PT_LOG_SLOTS_MAX	65536u
-#define PT_LOG_BLOCK_LIMIT	(16u << 20)
-#define PT_LOG_BF_CRITICAL	0x1u	/* a reader that does not know it stops */
-/* A flush waits at most this long for a pipe or socket to take data. */
+/* The format's constants and offsets are posix_trace_log.h's; these are
+ * the writer's own.  A flush waits at most this long for a pipe or
+ * socket to take data.
+ */
 #define PT_LOG_STALL		(5 * HZ)
-
-enum {
-	PT_LOG_BT_INFO = 1,
-	PT_LOG_BT_TYPES = 2,
-	/* EVENTS (3) is format 1.0's: events are written packed (7). */
-	PT_LOG_BT_STATUS = 4,
-	PT_LOG_BT_LOSS = 6,
-};
-
-#define PT_LOG_LOSS_SIZE	64
 
 /* System ids the type table names (1 .. PT_LOG_NR_SYSTEM). */
 #define PT_LOG_NR_SYSTEM	POSIX_TRACE_ID_DETACHED
@@ -239,7 +221,22 @@ static inline u32 pt_log_rec_size(u32 data_len)
 	return POSIX_TRACE_LOG_P_MAX(data_len);
 }
 
-/* Records are 8-byte aligned in the block: so is every word stored. */
+/*
+ * Little-endian stores of the format's fields.  Every field is naturally
+ * aligned in its block or header (log-format.md), and every buffer one is
+ * built in is 8-byte aligned, so a plain store does: the header, INFO,
+ * TYPES, STATUS and LOSS blocks (logfile.c) and every packed record.
+ */
+static __always_inline void pt_logf_put16(u8 *p, u16 v)
+{
+	*(__le16 *)p = cpu_to_le16(v);
+}
+
+static __always_inline void pt_logf_put32(u8 *p, u32 v)
+{
+	*(__le32 *)p = cpu_to_le32(v);
+}
+
 static __always_inline void pt_logf_put64(u8 *p, u64 v)
 {
 	*(__le64 *)p = cpu_to_le64(v);

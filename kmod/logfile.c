@@ -23,8 +23,6 @@
 #include "compat.h"
 #include "log.h"
 
-#define PT_LOG_GENVERSION	"posix-trace-1.0"	/* = libtrace's */
-#define PT_LOG_BLOCK_MAGIC	0x4b425450u		/* "PTBK" */
 #define PT_LOG_BLOCK_DEFAULT	(64u << 10)
 /*
  * A full pipe or socket is tried again after 5 ms, then twice as long each
@@ -39,32 +37,11 @@
 #define PT_LOG_RUNNING		1
 #define PT_LOG_SUSPENDED	2
 
-static void pt_put16(u8 *p, u16 v)
-{
-	__le16 x = cpu_to_le16(v);
-
-	memcpy(p, &x, sizeof(x));
-}
-
-static void pt_put32(u8 *p, u32 v)
-{
-	__le32 x = cpu_to_le32(v);
-
-	memcpy(p, &x, sizeof(x));
-}
-
-static void pt_put64(u8 *p, u64 v)
-{
-	__le64 x = cpu_to_le64(v);
-
-	memcpy(p, &x, sizeof(x));
-}
-
 /* CRC32C of @len bytes whose 4-byte CRC field at @off is zero, stored. */
 static void pt_seal(u8 *buf, u32 len, u32 off)
 {
-	pt_put32(buf + off, 0);
-	pt_put32(buf + off, ~__crc32c_le(~0u, buf, len));
+	pt_logf_put32(buf + off, 0);
+	pt_logf_put32(buf + off, ~__crc32c_le(~0u, buf, len));
 }
 
 /*
@@ -129,13 +106,13 @@ out_put:
 static u64 pt_logf_meta_size(void)
 {
 	u64 names = PT_LOG_NR_SYSTEM + POSIX_TRACE_USER_EVENT_MAX;
-	u64 info = PT_LOG_BLOCK_HDR + PT_LOG_INFO_SIZE + POSIX_TRACE_NAME_MAX + 1;
-	u64 types = names * (PT_LOG_BLOCK_HDR + PT_LOG_TYPE_HDR +
+	u64 info = POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_INFO_V1 + POSIX_TRACE_NAME_MAX + 1;
+	u64 types = names * (POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_TYPE_HDR +
 			     ALIGN(POSIX_TRACE_EVENT_NAME_MAX, 8));
-	u64 status = PT_LOG_BLOCK_HDR + PT_LOG_STATUS_SIZE;
-	u64 loss = PT_LOG_BLOCK_HDR + PT_LOG_LOSS_SIZE;
+	u64 status = POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_STATUS_V1;
+	u64 loss = POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_LOSS_V1;
 
-	return PAGE_ALIGN(PT_LOG_HEADER_SIZE + ALIGN(info, 8) + types + loss +
+	return PAGE_ALIGN(POSIX_TRACE_LOG_HEADER_V1 + ALIGN(info, 8) + types + loss +
 			  status);
 }
 
@@ -148,21 +125,21 @@ static u64 pt_logf_meta_size(void)
 int pt_logf_layout(struct pt_log *log, u64 max_data)
 {
 	/* Room for a maximal record, OVERFLOW + RESUME and a STOP. */
-	u32 block_min = max_t(u32, 512, PT_LOG_BLOCK_HDR + pt_log_rec_size(max_data) +
+	u32 block_min = max_t(u32, 512, POSIX_TRACE_LOG_BLOCK_HDR + pt_log_rec_size(max_data) +
 			      3 * pt_log_rec_size(sizeof(int)));
 	u64 slot, nslots;
 
 	if (log->policy != POSIX_TRACE_LOG_LOOP) {
-		log->layout = PT_LOG_LAYOUT_SEQ;
+		log->layout = POSIX_TRACE_LOG_LAYOUT_SEQ;
 		log->block_max = max(block_min, PT_LOG_BLOCK_DEFAULT);
 		return 0;
 	}
-	log->layout = PT_LOG_LAYOUT_RING;
+	log->layout = POSIX_TRACE_LOG_LAYOUT_RING;
 	slot = clamp_t(u64, round_down(log->max_size / 8, 8), block_min,
 		       max(block_min, PT_LOG_BLOCK_DEFAULT));
-	if (DIV_ROUND_UP_ULL(log->max_size, slot) > PT_LOG_SLOTS_MAX)
-		slot = ALIGN(DIV_ROUND_UP_ULL(log->max_size, PT_LOG_SLOTS_MAX), 8);
-	if (slot > PT_LOG_BLOCK_LIMIT)
+	if (DIV_ROUND_UP_ULL(log->max_size, slot) > POSIX_TRACE_LOG_SLOTS_MAX)
+		slot = ALIGN(DIV_ROUND_UP_ULL(log->max_size, POSIX_TRACE_LOG_SLOTS_MAX), 8);
+	if (slot > POSIX_TRACE_LOG_BLOCK_LIMIT)
 		return -EINVAL;
 	nslots = max_t(u64, 2, DIV_ROUND_UP_ULL(log->max_size, slot));
 	log->slot_size = slot;
@@ -249,10 +226,10 @@ static int pt_logf_write(struct pt_log *log, const void *buf, size_t len,
 /* Start a block of @type in @buf; returns the payload. */
 static u8 *pt_block_begin(u8 *buf, u16 type)
 {
-	memset(buf, 0, PT_LOG_BLOCK_HDR);
-	pt_put32(buf, PT_LOG_BLOCK_MAGIC);
-	pt_put16(buf + 4, type);
-	return buf + PT_LOG_BLOCK_HDR;
+	memset(buf, 0, POSIX_TRACE_LOG_BLOCK_HDR);
+	pt_logf_put32(buf + POSIX_TRACE_LOG_B_MAGIC, POSIX_TRACE_LOG_BLOCK_MAGIC);
+	pt_logf_put16(buf + POSIX_TRACE_LOG_B_TYPE, type);
+	return buf + POSIX_TRACE_LOG_BLOCK_HDR;
 }
 
 /* Close the block (@len bytes, @count entries), then write it at @pos. */
@@ -262,11 +239,11 @@ static int pt_block_write(struct pt_log *log, u8 *buf, u32 len, u32 count,
 	int ret;
 
 	len = ALIGN(len, 8);
-	pt_put32(buf + 8, len);
-	pt_put64(buf + 16, log->seq);
-	pt_put32(buf + 24, count);
-	pt_put32(buf + 28, log->tag);
-	pt_seal(buf, len, 12);
+	pt_logf_put32(buf + POSIX_TRACE_LOG_B_LENGTH, len);
+	pt_logf_put64(buf + POSIX_TRACE_LOG_B_SEQ, log->seq);
+	pt_logf_put32(buf + POSIX_TRACE_LOG_B_COUNT, count);
+	pt_logf_put32(buf + POSIX_TRACE_LOG_B_TAG, log->tag);
+	pt_seal(buf, len, POSIX_TRACE_LOG_B_CRC);
 	ret = pt_logf_write(log, buf, len, pos);
 	if (!ret)
 		log->seq++;
@@ -281,7 +258,7 @@ static int pt_meta_write(struct pt_log *log, u8 *buf, u32 len, u32 count)
 	int ret;
 
 	len = ALIGN(len, 8);
-	if (log->layout == PT_LOG_LAYOUT_RING &&
+	if (log->layout == POSIX_TRACE_LOG_LAYOUT_RING &&
 	    WARN_ON_ONCE(log->pos + len > log->ring_offset))
 		return -EFBIG;
 	ret = pt_block_write(log, buf, len, count, log->pos);
@@ -292,20 +269,22 @@ static int pt_meta_write(struct pt_log *log, u8 *buf, u32 len, u32 count)
 
 static int pt_logf_write_header(struct pt_log *log)
 {
-	u8 h[PT_LOG_HEADER_SIZE] = { 'P', 'T', 'R', 'C', 'L', 'O', 'G', 0 };
+	u8 h[POSIX_TRACE_LOG_HEADER_V1] __aligned(8) = POSIX_TRACE_LOG_MAGIC;
 
-	pt_put16(h + 8, POSIX_TRACE_LOG_MAJOR);
-	pt_put16(h + 10, POSIX_TRACE_LOG_MINOR);
-	h[12] = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? 2 : 1;
-	h[13] = sizeof(long);	/* the writers' word size */
-	h[14] = log->layout;
-	pt_put32(h + 16, PT_LOG_HEADER_SIZE);
-	pt_put32(h + 20, log->block_max);
-	pt_put32(h + 24, log->tag);
-	pt_put64(h + 32, log->ring_offset);
-	pt_put64(h + 40, log->ring_size);
-	pt_put32(h + 48, log->slot_size);
-	pt_seal(h, sizeof(h), 60);
+	pt_logf_put16(h + POSIX_TRACE_LOG_H_MAJOR, POSIX_TRACE_LOG_MAJOR);
+	pt_logf_put16(h + POSIX_TRACE_LOG_H_MINOR, POSIX_TRACE_LOG_MINOR);
+	h[POSIX_TRACE_LOG_H_BYTE_ORDER] = IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ?
+		POSIX_TRACE_LOG_ORDER_BE : POSIX_TRACE_LOG_ORDER_LE;
+	/* the writers' word size */
+	h[POSIX_TRACE_LOG_H_WORD_SIZE] = sizeof(long);
+	h[POSIX_TRACE_LOG_H_LAYOUT] = log->layout;
+	pt_logf_put32(h + POSIX_TRACE_LOG_H_HEADER_SIZE, POSIX_TRACE_LOG_HEADER_V1);
+	pt_logf_put32(h + POSIX_TRACE_LOG_H_BLOCK_MAX, log->block_max);
+	pt_logf_put32(h + POSIX_TRACE_LOG_H_LOG_TAG, log->tag);
+	pt_logf_put64(h + POSIX_TRACE_LOG_H_RING_OFFSET, log->ring_offset);
+	pt_logf_put64(h + POSIX_TRACE_LOG_H_RING_SIZE, log->ring_size);
+	pt_logf_put32(h + POSIX_TRACE_LOG_H_SLOT_SIZE, log->slot_size);
+	pt_seal(h, sizeof(h), POSIX_TRACE_LOG_H_CRC);
 	return pt_logf_write(log, h, sizeof(h), 0);
 }
 
@@ -313,25 +292,27 @@ static int pt_logf_write_info(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 	u32 name_len = strnlen(s->name, sizeof(s->name) - 1);
-	u8 *p = pt_block_begin(log->mbuf, PT_LOG_BT_INFO);
+	u8 *p = pt_block_begin(log->mbuf, POSIX_TRACE_LOG_BT_INFO);
 
-	memset(p, 0, PT_LOG_INFO_SIZE + ALIGN(name_len, 8));
-	pt_put32(p, PT_LOG_INFO_SIZE);
-	pt_put32(p + 4, log->pid);
-	pt_put64(p + 8, s->created_real);
-	pt_put64(p + 16, s->created_mono);
-	pt_put64(p + 24, pt_clock_res_ns());
-	pt_put32(p + 32, s->inherit);
-	pt_put32(p + 36, log->auto_flush ? POSIX_TRACE_POLICY_FLUSH : s->policy);
-	pt_put32(p + 40, log->policy);
-	pt_put64(p + 48, s->capacity);
-	pt_put64(p + 56, s->max_data);
-	pt_put64(p + 64, log->max_size);
-	pt_put64(p + 72, s->pidns->ns.inum);
-	memcpy(p + 80, PT_LOG_GENVERSION, sizeof(PT_LOG_GENVERSION) - 1);
-	pt_put32(p + 112, name_len);
-	memcpy(p + PT_LOG_INFO_SIZE, s->name, name_len);
-	return pt_meta_write(log, log->mbuf, PT_LOG_BLOCK_HDR + PT_LOG_INFO_SIZE +
+	memset(p, 0, POSIX_TRACE_LOG_INFO_V1 + ALIGN(name_len, 8));
+	pt_logf_put32(p + POSIX_TRACE_LOG_I_SIZE, POSIX_TRACE_LOG_INFO_V1);
+	pt_logf_put32(p + POSIX_TRACE_LOG_I_PID, log->pid);
+	pt_logf_put64(p + POSIX_TRACE_LOG_I_REALTIME, s->created_real);
+	pt_logf_put64(p + POSIX_TRACE_LOG_I_MONOTONIC, s->created_mono);
+	pt_logf_put64(p + POSIX_TRACE_LOG_I_CLOCK_RES, pt_clock_res_ns());
+	pt_logf_put32(p + POSIX_TRACE_LOG_I_INHERIT, s->inherit);
+	pt_logf_put32(p + POSIX_TRACE_LOG_I_STREAM_POLICY,
+		      log->auto_flush ? POSIX_TRACE_POLICY_FLUSH : s->policy);
+	pt_logf_put32(p + POSIX_TRACE_LOG_I_LOG_POLICY, log->policy);
+	pt_logf_put64(p + POSIX_TRACE_LOG_I_STREAM_SIZE, s->capacity);
+	pt_logf_put64(p + POSIX_TRACE_LOG_I_MAX_DATA, s->max_data);
+	pt_logf_put64(p + POSIX_TRACE_LOG_I_LOG_SIZE, log->max_size);
+	pt_logf_put64(p + POSIX_TRACE_LOG_I_PIDNS, s->pidns->ns.inum);
+	memcpy(p + POSIX_TRACE_LOG_I_GENVERSION, POSIX_TRACE_GENVERSION,
+	       sizeof(POSIX_TRACE_GENVERSION) - 1);
+	pt_logf_put32(p + POSIX_TRACE_LOG_I_NAME_LEN, name_len);
+	memcpy(p + POSIX_TRACE_LOG_INFO_V1, s->name, name_len);
+	return pt_meta_write(log, log->mbuf, POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_INFO_V1 +
 			     name_len, 1);
 }
 
@@ -349,11 +330,11 @@ static void pt_types_add(struct pt_log *log, struct pt_types *t, u32 id,
 {
 	u8 *p = log->mbuf + t->len;
 
-	memset(p, 0, PT_LOG_TYPE_HDR + ALIGN(len, 8));
-	pt_put32(p, id);
-	pt_put16(p + 4, len);
-	memcpy(p + PT_LOG_TYPE_HDR, name, len);
-	t->len += PT_LOG_TYPE_HDR + ALIGN(len, 8);
+	memset(p, 0, POSIX_TRACE_LOG_TYPE_HDR + ALIGN(len, 8));
+	pt_logf_put32(p + POSIX_TRACE_LOG_T_ID, id);
+	pt_logf_put16(p + POSIX_TRACE_LOG_T_NAME_LEN, len);
+	memcpy(p + POSIX_TRACE_LOG_TYPE_HDR, name, len);
+	t->len += POSIX_TRACE_LOG_TYPE_HDR + ALIGN(len, 8);
 	t->count++;
 }
 
@@ -363,9 +344,9 @@ static int pt_types_flush(struct pt_log *log, struct pt_types *t)
 
 	if (t->count)
 		ret = pt_meta_write(log, log->mbuf, t->len, t->count);
-	t->len = PT_LOG_BLOCK_HDR;
+	t->len = POSIX_TRACE_LOG_BLOCK_HDR;
 	t->count = 0;
-	pt_block_begin(log->mbuf, PT_LOG_BT_TYPES);
+	pt_block_begin(log->mbuf, POSIX_TRACE_LOG_BT_TYPES);
 	return ret;
 }
 
@@ -379,13 +360,13 @@ static int pt_logf_types(struct pt_stream *s, bool system)
 	struct pt_log *log = s->log;
 	/* At create the stream has no mapping yet: system names only. */
 	unsigned int id, n = s->map ? smp_load_acquire(&s->map->count) : 0;
-	u32 room = log->block_max - PT_LOG_TYPE_HDR -
+	u32 room = log->block_max - POSIX_TRACE_LOG_TYPE_HDR -
 		   ALIGN(POSIX_TRACE_EVENT_NAME_MAX, 8);
 	char name[POSIX_TRACE_EVENT_NAME_MAX + 1];
-	struct pt_types t = { .len = PT_LOG_BLOCK_HDR };
+	struct pt_types t = { .len = POSIX_TRACE_LOG_BLOCK_HDR };
 	int ret;
 
-	pt_block_begin(log->mbuf, PT_LOG_BT_TYPES);
+	pt_block_begin(log->mbuf, POSIX_TRACE_LOG_BT_TYPES);
 	for (id = 1; system && id <= PT_LOG_NR_SYSTEM; id++)
 		pt_types_add(log, &t, id, pt_system_names[id],
 			     strlen(pt_system_names[id]));
@@ -424,7 +405,7 @@ int pt_logf_init(struct pt_stream *s)
 
 	log->tag = get_random_u32();
 	log->seq = 0;
-	log->pos = PT_LOG_HEADER_SIZE;
+	log->pos = POSIX_TRACE_LOG_HEADER_V1;
 	log->event_bytes = 0;
 	log->types_done = 0;
 	log->full = false;
@@ -444,7 +425,7 @@ int pt_logf_init(struct pt_stream *s)
  */
 int pt_logf_prealloc(struct pt_log *log)
 {
-	u64 len = log->layout == PT_LOG_LAYOUT_RING ?
+	u64 len = log->layout == POSIX_TRACE_LOG_LAYOUT_RING ?
 		  log->ring_offset + log->ring_size :
 		  log->max_size + pt_logf_meta_size();
 	int ret;
@@ -460,7 +441,7 @@ static u8 *pt_logf_end(struct pt_log *log)
 {
 	if (!log->len) {
 		pt_block_begin(log->buf, POSIX_TRACE_LOG_BT_PACKED);
-		log->len = PT_LOG_BLOCK_HDR;
+		log->len = POSIX_TRACE_LOG_BLOCK_HDR;
 		log->ctx = (struct pt_logf_ctx){ };
 	}
 	return log->buf + log->len;
@@ -583,17 +564,17 @@ int pt_logf_write_events(struct pt_stream *s)
 	lockdep_assert_held(&log->lock);
 	if (!log->count)
 		return 0;
-	pt_put16(log->buf + 4, POSIX_TRACE_LOG_BT_PACKED);
-	pt_put16(log->buf + 6, PT_LOG_BF_CRITICAL);
-	pt_put32(log->buf, PT_LOG_BLOCK_MAGIC);
-	if (log->layout == PT_LOG_LAYOUT_RING)
+	pt_logf_put16(log->buf + POSIX_TRACE_LOG_B_TYPE, POSIX_TRACE_LOG_BT_PACKED);
+	pt_logf_put16(log->buf + POSIX_TRACE_LOG_B_FLAGS, POSIX_TRACE_LOG_BF_CRITICAL);
+	pt_logf_put32(log->buf, POSIX_TRACE_LOG_BLOCK_MAGIC);
+	if (log->layout == POSIX_TRACE_LOG_LAYOUT_RING)
 		pos = log->ring_offset + (log->blocks % log->nslots) * log->slot_size;
 	else
 		pos = log->pos;
 	ret = pt_block_write(log, log->buf, len, log->count, pos);
-	if (!ret && log->layout == PT_LOG_LAYOUT_SEQ)
+	if (!ret && log->layout == POSIX_TRACE_LOG_LAYOUT_SEQ)
 		log->pos += ALIGN(len, 8);
-	if (!ret && log->layout == PT_LOG_LAYOUT_RING &&
+	if (!ret && log->layout == POSIX_TRACE_LOG_LAYOUT_RING &&
 	    ++log->blocks >= log->nslots)
 		log->full = true;	/* the next block overwrites the oldest */
 	pt_logf_drop(log);
@@ -607,41 +588,41 @@ int pt_logf_write_events(struct pt_stream *s)
 int pt_logf_write_losses(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
-	u8 *p = pt_block_begin(log->mbuf, PT_LOG_BT_LOSS);
+	u8 *p = pt_block_begin(log->mbuf, POSIX_TRACE_LOG_BT_LOSS);
 
 	lockdep_assert_held(&log->lock);
-	memset(p, 0, PT_LOG_LOSS_SIZE);
-	pt_put32(p, PT_LOG_LOSS_SIZE);
-	pt_put64(p + 8, atomic64_read(&s->dropped));
-	pt_put64(p + 16, atomic_read(&s->drop_gaps));
-	pt_put64(p + 24, log->overwritten);
-	pt_put64(p + 32, log->overwrite_gaps);
-	pt_put64(p + 40, log->discarded);
-	pt_put64(p + 48, log->write_lost);
-	return pt_meta_write(log, log->mbuf, PT_LOG_BLOCK_HDR + PT_LOG_LOSS_SIZE, 1);
+	memset(p, 0, POSIX_TRACE_LOG_LOSS_V1);
+	pt_logf_put32(p + POSIX_TRACE_LOG_L_SIZE, POSIX_TRACE_LOG_LOSS_V1);
+	pt_logf_put64(p + POSIX_TRACE_LOG_L_DROPPED, atomic64_read(&s->dropped));
+	pt_logf_put64(p + POSIX_TRACE_LOG_L_DROP_GAPS, atomic_read(&s->drop_gaps));
+	pt_logf_put64(p + POSIX_TRACE_LOG_L_OVERWRITTEN, log->overwritten);
+	pt_logf_put64(p + POSIX_TRACE_LOG_L_OVERWRITE_GAPS, log->overwrite_gaps);
+	pt_logf_put64(p + POSIX_TRACE_LOG_L_DISCARDED, log->discarded);
+	pt_logf_put64(p + POSIX_TRACE_LOG_L_WRITE_LOST, log->write_lost);
+	return pt_meta_write(log, log->mbuf, POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_LOSS_V1, 1);
 }
 
 /* The STATUS trailer, then fsync: the log must survive a power loss. */
 int pt_logf_close(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
-	u8 *p = pt_block_begin(log->mbuf, PT_LOG_BT_STATUS);
+	u8 *p = pt_block_begin(log->mbuf, POSIX_TRACE_LOG_BT_STATUS);
 	int ret;
 
 	lockdep_assert_held(&log->lock);
-	memset(p, 0, PT_LOG_STATUS_SIZE);
-	pt_put32(p, PT_LOG_STATUS_SIZE);
-	pt_put32(p + 4, PT_LOG_SUSPENDED);
-	pt_put32(p + 8, s->full_at_shutdown);
+	memset(p, 0, POSIX_TRACE_LOG_STATUS_V1);
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_SIZE, POSIX_TRACE_LOG_STATUS_V1);
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_STREAM, PT_LOG_SUSPENDED);
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_FULL, s->full_at_shutdown);
 	/* Status of the completed stream, whatever get_status reset. */
-	pt_put32(p + 12, atomic_read(&s->overrun) || atomic_read(&s->overrun_seen) ||
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_OVERRUN, atomic_read(&s->overrun) || atomic_read(&s->overrun_seen) ||
 		 pt_writers_overrun(s, false));
-	pt_put32(p + 20, atomic_read(&log->flush_error) ?:
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_FLUSH_ERROR, atomic_read(&log->flush_error) ?:
 		 atomic_read(&log->flush_error_seen));
-	pt_put32(p + 24, atomic_read(&log->log_overrun) ||
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_LOG_OVERRUN, atomic_read(&log->log_overrun) ||
 		 atomic_read(&log->log_overrun_seen));
-	pt_put32(p + 28, log->full);
-	ret = pt_meta_write(log, log->mbuf, PT_LOG_BLOCK_HDR + PT_LOG_STATUS_SIZE, 1);
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_LOG_FULL, log->full);
+	ret = pt_meta_write(log, log->mbuf, POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_STATUS_V1, 1);
 	if (!ret && log->seekable)
 		ret = vfs_fsync(log->file, 0);
 	return ret;

@@ -37,6 +37,8 @@
 #define POSIX_TRACE_NAME_MAX		255	/* with the NUL, see 5.4 */
 #define POSIX_TRACE_USER_EVENT_MAX	1024	/* includes the unnamed id */
 #define POSIX_TRACE_MAX_DATA_MAX	65536	/* max-data-size clamp */
+/* posix_trace_attr_getgenversion() of every stream, and of logs written */
+#define POSIX_TRACE_GENVERSION		"posix-trace-1.0"
 
 /* Event type id layout (spec 5.5). */
 #define POSIX_TRACE_ID_ERROR		1
