@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The log of a stream with log: shared by logfile.c (the file and its
- * format, Documentation/log-format.md) and flush.c (what goes in it).
+ * The log of a stream with log: shared by logf.c (the file and its
+ * format, Documentation/log-format.md), drain.c and take_run.c (what goes
+ * in it) and log.c (when).
  */
 #ifndef PT_LOG_H
 #define PT_LOG_H
@@ -139,7 +140,7 @@ struct pt_log {
 	u32 mark_user;
 	u64 mark_bytes;
 	struct pt_logf_ctx mark_ctx;
-	/* Flusher cursors: kernel lanes, then writer lanes (flush.c). */
+	/* Flusher cursors: kernel lanes, then writer lanes (drain.c). */
 	struct pt_src *src;
 	struct pt_gate *gate;
 	u64 quiet;		/* lane heads summed after the last flush */
@@ -181,7 +182,13 @@ struct pt_log {
 	u64 write_lost;
 };
 
-/* logfile.c */
+/* drain.c: the merge of the lanes into EVENTS blocks. */
+int pt_drain_init(struct pt_stream *s);
+void pt_drain(struct pt_stream *s, bool final, int *first);
+void pt_drain_error(struct pt_log *log, int *first, int err);
+void pt_drain_restart(struct pt_stream *s, u64 when);
+
+/* logf.c */
 int pt_logf_open(struct pt_log *log, int fd);
 int pt_logf_layout(struct pt_log *log, u64 max_data);
 int pt_logf_init(struct pt_stream *s);
@@ -225,7 +232,7 @@ static inline u32 pt_log_rec_size(u32 data_len)
  * Little-endian stores of the format's fields.  Every field is naturally
  * aligned in its block or header (log-format.md), and every buffer one is
  * built in is 8-byte aligned, so a plain store does: the header, INFO,
- * TYPES, STATUS and LOSS blocks (logfile.c) and every packed record.
+ * TYPES, STATUS and LOSS blocks (logf.c) and every packed record.
  */
 static __always_inline void pt_logf_put16(u8 *p, u16 v)
 {
@@ -248,7 +255,7 @@ static __always_inline void pt_logf_put64(u8 *p, u64 v)
  * data_len and flags, POSIX_TRACE_LOG_PF_ADDRESS added here), id and
  * timestamp, then the address if it differs from @c's.  @c follows.
  * Returns where the record's data goes.  Inline: the flush's runs pack
- * every record of a busy writer with it (flush.c, pt_take_run()).
+ * every record of a busy writer with it (take_run.c, pt_take_run()).
  */
 static __always_inline u8 *pt_logf_pack(struct pt_logf_ctx *c, u8 *p,
 					u32 pid, u32 tid, u64 thread,

@@ -26,6 +26,7 @@
 #include <linux/refcount.h>
 #include <linux/uidgid.h>
 #include <uapi/linux/posix_trace.h>
+#include "lane_source.h"
 
 #define PT_LANE_RESERVE		2048	/* room for control events */
 #define PT_LANE_STRIDE		64	/* one cache line per descriptor */
@@ -307,7 +308,7 @@ struct pt_stream {
 	/* Ids not recorded (TEF); written under pt_ctl_lock, read locklessly. */
 	DECLARE_BITMAP(filter, POSIX_TRACE_ID_NR);
 	char name[POSIX_TRACE_NAME_MAX];
-	struct pt_log *log;	/* stream with log (flush.c), else NULL */
+	struct pt_log *log;	/* stream with log (log.c), else NULL */
 	unsigned int nr_lanes;
 	struct pt_lane lanes[];
 };
@@ -329,7 +330,7 @@ struct pt_writer {
 
 /*
  * struct pt_writer_cursor - the flusher's reader of a writer lane's ring,
- * by 8-byte words (flush.c, runs): a record is a few words, which a string
+ * by 8-byte words (take_run.c): a record is a few words, which a string
  * move takes longer to start than this takes to finish, and emulators far
  * longer (Documentation/performance.md, "The log worker").  The ring is
  * the writer's memory, which it may change at any time: each word is
@@ -384,7 +385,7 @@ struct pt_attach {
 	struct rcu_head rcu;
 };
 
-/* stream.c */
+/* stream.c, stream_attach.c, stream_control.c */
 struct pt_stream *pt_stream_find(u32 trid);
 struct pt_stream *pt_stream_lookup(u32 trid);
 void pt_stream_put(struct pt_stream *s);
@@ -405,6 +406,10 @@ void pt_detach_proc(struct pt_proc *proc);
 void pt_detach(struct pt_attach *a);
 void pt_stream_refresh_slots(struct pt_stream *s);
 unsigned int pt_nr_active_streams(void);
+/* stream_attach.c, stream_control.c: for each other and stream.c */
+void pt_update_targets(struct pt_stream *s);
+void pt_record_stop(struct pt_stream *s, const struct posix_trace_ctl *c);
+bool pt_stream_full(struct pt_stream *s);
 
 /* record.c */
 struct pt_event {
@@ -428,19 +433,12 @@ bool pt_stream_has_data(struct pt_stream *s);
 bool pt_stream_loop_full(struct pt_stream *s);
 void pt_lanes_reset(struct pt_stream *s);
 int pt_event_from_user(const struct posix_trace_event_req *req);
-bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
-		  bool *lost, struct posix_trace_record *rec);
-u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq);
-u64 pt_lane_lost_ts(struct pt_stream *s, unsigned int i, u64 seq);
-bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos, void *dst,
-		  u32 len);
-void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos);
 u64 pt_lanes_heads(struct pt_stream *s);
 
 /*
  * Can the header @rec, the flusher's copy of a writer lane's record with
  * @avail bytes of the lane from it on, be a record the library wrote?
- * (pt_writer_peek(), and flush.c's runs, which check their copies too;
+ * (pt_writer_peek(), and take_run.c's runs, which check their copies too;
  * inline: the worker asks it for every record.)
  */
 static inline bool pt_writer_rec_honest(const struct pt_stream *s,
@@ -466,20 +464,11 @@ bool pt_writers_overrun(struct pt_stream *s, bool clear);
 void pt_writers_reset(struct pt_stream *s);
 void pt_writers_set_waiting(struct pt_stream *s, u32 waiting);
 void pt_writers_free(struct pt_stream *s);
-int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
-		   bool *lost, struct posix_trace_record *rec);
-u64 pt_writer_start(struct pt_stream *s, unsigned int j);
-u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq);
-bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
-		    u32 len);
 bool pt_writer_span(struct pt_stream *s, unsigned int j, u64 pos, u64 end);
 bool pt_writer_kept(struct pt_stream *s, unsigned int j, u64 pos);
-void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos);
-u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
-		       u64 bound_ns);
 u64 pt_writers_heads(struct pt_stream *s);
 
-/* flush.c: the log of a stream with log (struct pt_log in log.h). */
+/* log.c: the log of a stream with log (struct pt_log in log.h). */
 int pt_log_init(void);
 void pt_log_exit(void);
 int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,

@@ -404,18 +404,16 @@ void pt_lanes_reset(struct pt_stream *s)
 }
 
 /*
- * The flusher's reads of kernel lane @i (flush.c): the kernel is its
- * reader for a stream with log.  The header of the record at *@pos goes to
- * @rec; returns false when the lane holds nothing from *@pos below @limit.
- * Records overwritten (LOOP) before the flusher got them move *@pos up to
- * the oldest one and set *@lost.
+ * The log worker's reads of kernel lane @i (struct pt_lane_source): the
+ * kernel is its reader for a stream with log.  A kernel lane never lies:
+ * it has a record at *@pos below @limit (1) or not (0).
  */
-bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
-		  bool *lost, struct posix_trace_record *rec)
+static int pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos,
+			u64 limit, bool *lost, struct posix_trace_record *rec)
 {
 	struct pt_lane *l = &s->lanes[i];
 	unsigned long flags;
-	bool ret = false;
+	int ret = 0;
 
 	spin_lock_irqsave(&l->lock, flags);
 	if (*pos < l->oldest || *pos > l->head) {
@@ -431,10 +429,11 @@ bool pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos, u64 limit,
 	return ret;
 }
 
-/* Where the flusher goes on in kernel lane @i after a clear: the oldest
- * record, and in *@seq the seq it has (or will have).
+/* Where the worker goes on in kernel lane @i after a clear: the oldest
+ * record, and in *@seq the seq it has (or will have): always known.
  */
-u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq)
+static u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq,
+			 bool *seq_known)
 {
 	struct pt_lane *l = &s->lanes[i];
 	struct posix_trace_record rec;
@@ -444,6 +443,7 @@ u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq)
 	spin_lock_irqsave(&l->lock, flags);
 	pos = l->oldest;
 	*seq = l->seq;
+	*seq_known = true;
 	if (pos != l->head) {
 		pt_rec_size(l, pos, &rec);
 		*seq = rec.seq;
@@ -455,7 +455,7 @@ u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq)
 /* Timestamp of the record of seq @seq of kernel lane @i if it is the one
  * pt_lane_evict() lost at the reader's tail, else U64_MAX.
  */
-u64 pt_lane_lost_ts(struct pt_stream *s, unsigned int i, u64 seq)
+static u64 pt_lane_lost_ts(struct pt_stream *s, unsigned int i, u64 seq)
 {
 	struct pt_lane *l = &s->lanes[i];
 	unsigned long flags;
@@ -471,8 +471,8 @@ u64 pt_lane_lost_ts(struct pt_stream *s, unsigned int i, u64 seq)
 /* Copy @len bytes of the data of the record at @pos; false if that
  * record was overwritten since pt_lane_peek().
  */
-bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos, void *dst,
-		  u32 len)
+static bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos,
+			 void *dst, u32 len)
 {
 	struct pt_lane *l = &s->lanes[i];
 	unsigned long flags;
@@ -487,7 +487,7 @@ bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos, void *dst,
 }
 
 /* The flusher logged everything below @pos: the space is free again. */
-void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos)
+static void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos)
 {
 	/* the flusher's copies before the space is reused: pairs with
 	 * READ_ONCE(tail) under the lane lock in pt_lane_tail()
@@ -496,6 +496,52 @@ void pt_lane_consumed(struct pt_stream *s, unsigned int i, u64 pos)
 	if (s->flush_step)
 		WRITE_ONCE(s->lanes[i].flush_mark, pos + s->flush_step);
 }
+
+/* A kernel lane stamps and commits a record under its lock: every record
+ * stamped before the caller read the clock is below the head taken here.
+ */
+static u64 pt_lane_head(struct pt_stream *s, unsigned int i)
+{
+	struct pt_lane *l = &s->lanes[i];
+	unsigned long flags;
+	u64 head;
+
+	spin_lock_irqsave(&l->lock, flags);
+	head = l->head;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return head;
+}
+
+/* Nothing in a kernel lane is in flight: see pt_lane_head(). */
+static u64 pt_lane_inflight(struct pt_stream *s, unsigned int i, u64 now,
+			    u64 bound_ns)
+{
+	return U64_MAX;
+}
+
+static u64 pt_lane_size(struct pt_stream *s, unsigned int i)
+{
+	return s->lanes[i].size;
+}
+
+/* The kernel's reports about its own lanes name no process. */
+static u32 pt_lane_pid(struct pt_stream *s, unsigned int i)
+{
+	return 0;
+}
+
+const struct pt_lane_source pt_kernel_lanes = {
+	.claims = false,
+	.peek = pt_lane_peek,
+	.copy = pt_lane_copy,
+	.start = pt_lane_start,
+	.lost_ts = pt_lane_lost_ts,
+	.consumed = pt_lane_consumed,
+	.inflight = pt_lane_inflight,
+	.head = pt_lane_head,
+	.size = pt_lane_size,
+	.pid = pt_lane_pid,
+};
 
 /* Sum of the lanes' heads: changes whenever a record is written. */
 u64 pt_lanes_heads(struct pt_stream *s)

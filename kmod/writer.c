@@ -368,17 +368,16 @@ static bool pt_writer_may_lose(struct pt_stream *s, const struct pt_writer *w,
 }
 
 /*
- * The flusher's reads of writer lane @j (flush.c), which its process can
- * scribble on at any time: the same checks as the library's reader
- * (design.md, "Trust").  Returns 1 with the header of the record at *@pos
- * in @rec (its pid the kernel's), 0 when there is nothing below @limit,
- * -EIO when the lane cannot be believed (*@pos then skips forward to its
- * head) or claims a loss it cannot have had (*@pos then skips to the
- * claimed oldest record).  *@pos only ever moves forward.  *@lost as for
- * pt_lane_peek(), for a loss pt_writer_may_lose() finds possible.
+ * The log worker's reads of writer lane @j (struct pt_lane_source), which
+ * its process can scribble on at any time: the same checks as the
+ * library's reader (design.md, "Trust").  The header's pid is the
+ * kernel's.  -EIO when the lane cannot be believed (*@pos then skips
+ * forward to its head) or claims a loss it cannot have had (*@pos then
+ * skips to the claimed oldest record); *@lost for a loss
+ * pt_writer_may_lose() finds possible.
  */
-int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
-		   bool *lost, struct posix_trace_record *rec)
+static int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos,
+			  u64 limit, bool *lost, struct posix_trace_record *rec)
 {
 	const struct pt_writer *w = s->writers[j];
 	struct posix_trace_writer_ctl *ctl = w->ctl;
@@ -409,29 +408,35 @@ int pt_writer_peek(struct pt_stream *s, unsigned int j, u64 *pos, u64 limit,
 	return 1;
 }
 
-/* Where the flusher goes on in writer lane @j after a clear: its oldest
+/* Where the worker goes on in writer lane @j after a clear: its oldest
  * record, or its head if the writer says something impossible.  A writer
- * that does not exist yet will start at 0.
+ * that does not exist yet will start at 0, seq 0.  The seq elsewhere is
+ * not known: the writer's word (design.md §10).
  */
-u64 pt_writer_start(struct pt_stream *s, unsigned int j)
+static u64 pt_writer_start(struct pt_stream *s, unsigned int j, u64 *seq,
+			   bool *seq_known)
 {
 	const struct pt_writer *w;
 	u64 head, oldest;
 
-	if (j >= pt_nr_writers(s))
+	*seq = 0;
+	*seq_known = j >= pt_nr_writers(s);
+	if (*seq_known)
 		return 0;
 	w = s->writers[j];
 	/* pairs with the writer's release of head */
 	head = smp_load_acquire(&w->ctl->head);
 	oldest = READ_ONCE(w->ctl->oldest);
-	return head - oldest <= w->data_size ? oldest : head;
+	head = head - oldest <= w->data_size ? oldest : head;
+	*seq_known = !head;
+	return head;
 }
 
 /* Timestamp of the record of seq @seq of writer lane @j if the writer says
  * it lost that record at the flusher's tail, else U64_MAX.  The writer's
  * word, like its events' own timestamps.
  */
-u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq)
+static u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq)
 {
 	struct posix_trace_writer_ctl *ctl = s->writers[j]->ctl;
 
@@ -444,8 +449,8 @@ u64 pt_writer_lost_ts(struct pt_stream *s, unsigned int j, u64 seq)
 /* Copy the data of the record at @pos; false if the writer reused its
  * bytes meanwhile (it raises oldest first: design.md's barrier pairs).
  */
-bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
-		    u32 len)
+static bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos,
+			   void *dst, u32 len)
 {
 	pt_writer_ring_read(s->writers[j], pos + sizeof(struct posix_trace_record),
 			    dst, len);
@@ -454,7 +459,7 @@ bool pt_writer_copy(struct pt_stream *s, unsigned int j, u64 pos, void *dst,
 
 /*
  * Can the flusher read lane @j from @pos up to @end in one run
- * (flush.c, pt_take_run())?  Only if that is within one ring: @end is the
+ * (take_run.c, pt_take_run())?  Only if that is within one ring: @end is the
  * writer's word, checked before anything is read up to it.
  */
 bool pt_writer_span(struct pt_stream *s, unsigned int j, u64 pos, u64 end)
@@ -472,7 +477,7 @@ bool pt_writer_kept(struct pt_stream *s, unsigned int j, u64 pos)
 	return (s64)(READ_ONCE(s->writers[j]->ctl->oldest) - pos) <= 0;
 }
 
-void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos)
+static void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos)
 {
 	struct posix_trace_writer_ctl *ctl = s->writers[j]->ctl;
 
@@ -488,8 +493,8 @@ void pt_writer_consumed(struct pt_stream *s, unsigned int j, u64 pos)
  * writing (design.md, "Order across lanes").  A writer reading its clock
  * is waited for briefly; a stamp older than @bound_ns is not believed.
  */
-u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
-		       u64 bound_ns)
+static u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
+			      u64 bound_ns)
 {
 	struct posix_trace_writer_ctl *ctl = s->writers[j]->ctl;
 	/* pairs with the writer's release of inflight_ts after head */
@@ -506,6 +511,36 @@ u64 pt_writer_inflight(struct pt_stream *s, unsigned int j, u64 now,
 		return U64_MAX;
 	return ts;
 }
+
+static u64 pt_writer_head(struct pt_stream *s, unsigned int j)
+{
+	/* pairs with the writer's release of head: its records are there */
+	return smp_load_acquire(&s->writers[j]->ctl->head);
+}
+
+static u64 pt_writer_size(struct pt_stream *s, unsigned int j)
+{
+	return s->writers[j]->data_size;
+}
+
+/* The worker's reports about a writer lane carry its process's pid. */
+static u32 pt_writer_pid(struct pt_stream *s, unsigned int j)
+{
+	return s->wdesc[j].pid;
+}
+
+const struct pt_lane_source pt_writer_lanes = {
+	.claims = true,
+	.peek = pt_writer_peek,
+	.copy = pt_writer_copy,
+	.start = pt_writer_start,
+	.lost_ts = pt_writer_lost_ts,
+	.consumed = pt_writer_consumed,
+	.inflight = pt_writer_inflight,
+	.head = pt_writer_head,
+	.size = pt_writer_size,
+	.pid = pt_writer_pid,
+};
 
 u64 pt_writers_heads(struct pt_stream *s)
 {

@@ -3,7 +3,7 @@
  * The log file of a stream with log: which files may hold which log,
  * where each block goes, and the bytes of the header, INFO, TYPES, EVENTS
  * and STATUS blocks (Documentation/log-format.md, version 1.0, is the
- * reference).  flush.c fills the EVENTS blocks.
+ * reference).  drain.c fills the EVENTS blocks.
  *
  * Every write is a whole block at its final offset, so a crash leaves at
  * worst one torn block, which readers drop.  A failed write does not move
@@ -473,7 +473,7 @@ void *pt_logf_reserve(struct pt_log *log, const struct posix_trace_record *rec)
 }
 
 /*
- * A run of records the caller packs itself with pt_logf_pack() (flush.c,
+ * A run of records the caller packs itself with pt_logf_pack() (take_run.c,
  * pt_take_run()): they go from the returned address on, and may end at
  * *@limit bytes into the block (room kept for a final STOP: pt_room()).
  */
@@ -599,7 +599,8 @@ int pt_logf_write_losses(struct pt_stream *s)
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_OVERWRITE_GAPS, log->overwrite_gaps);
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_DISCARDED, log->discarded);
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_WRITE_LOST, log->write_lost);
-	return pt_meta_write(log, log->mbuf, POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_LOSS_V1, 1);
+	return pt_meta_write(log, log->mbuf,
+			     POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_LOSS_V1, 1);
 }
 
 /* The STATUS trailer, then fsync: the log must survive a power loss. */
@@ -607,22 +608,27 @@ int pt_logf_close(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 	u8 *p = pt_block_begin(log->mbuf, POSIX_TRACE_LOG_BT_STATUS);
+	u32 overrun, log_overrun;
 	int ret;
 
 	lockdep_assert_held(&log->lock);
+	/* Status of the completed stream, whatever get_status reset. */
+	overrun = atomic_read(&s->overrun) || atomic_read(&s->overrun_seen) ||
+		  pt_writers_overrun(s, false);
+	log_overrun = atomic_read(&log->log_overrun) ||
+		      atomic_read(&log->log_overrun_seen);
 	memset(p, 0, POSIX_TRACE_LOG_STATUS_V1);
 	pt_logf_put32(p + POSIX_TRACE_LOG_S_SIZE, POSIX_TRACE_LOG_STATUS_V1);
 	pt_logf_put32(p + POSIX_TRACE_LOG_S_STREAM, PT_LOG_SUSPENDED);
 	pt_logf_put32(p + POSIX_TRACE_LOG_S_FULL, s->full_at_shutdown);
-	/* Status of the completed stream, whatever get_status reset. */
-	pt_logf_put32(p + POSIX_TRACE_LOG_S_OVERRUN, atomic_read(&s->overrun) || atomic_read(&s->overrun_seen) ||
-		 pt_writers_overrun(s, false));
-	pt_logf_put32(p + POSIX_TRACE_LOG_S_FLUSH_ERROR, atomic_read(&log->flush_error) ?:
-		 atomic_read(&log->flush_error_seen));
-	pt_logf_put32(p + POSIX_TRACE_LOG_S_LOG_OVERRUN, atomic_read(&log->log_overrun) ||
-		 atomic_read(&log->log_overrun_seen));
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_OVERRUN, overrun);
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_FLUSH_ERROR,
+		      atomic_read(&log->flush_error) ?:
+		      atomic_read(&log->flush_error_seen));
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_LOG_OVERRUN, log_overrun);
 	pt_logf_put32(p + POSIX_TRACE_LOG_S_LOG_FULL, log->full);
-	ret = pt_meta_write(log, log->mbuf, POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_STATUS_V1, 1);
+	ret = pt_meta_write(log, log->mbuf,
+			    POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_STATUS_V1, 1);
 	if (!ret && log->seekable)
 		ret = vfs_fsync(log->file, 0);
 	return ret;
