@@ -8,7 +8,7 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "pt.h"
+#include "surface.h"
 
 #define PT_STACK_DATA	256
 

@@ -18,7 +18,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
-#include "pt.h"
+#include "lifecycle.h"
 
 #define PT_KITS		32
 

@@ -18,7 +18,7 @@
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
-#include "pt.h"
+#include "lifecycle.h"
 
 struct pt_hook {
 	const char *name;
@@ -31,7 +31,7 @@ static void pt_probe_fork(void *data, struct task_struct *parent,
 {
 	if (!thread_group_leader(child))
 		return;		/* a new thread, not a new process */
-	pt_proc_fork(task_tgid(parent), task_tgid(child));
+	pt_fork_child(task_tgid(parent), task_tgid(child));
 }
 
 static void pt_probe_exit(void *data, struct task_struct *p)

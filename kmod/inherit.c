@@ -20,7 +20,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include "pt.h"
+#include "lifecycle.h"
 
 /*
  * struct pt_inherit - streams a new child is to join.

@@ -9,7 +9,7 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "pt.h"
+#include "surface.h"
 
 /* Smallest published size of each argument (ABI version 1). */
 #define PT_ARG_MIN(type)	offsetofend(type, reserved)
@@ -91,7 +91,7 @@ static int pt_ioc_create(void __user *uarg)
 	ret = pt_may_trace((pid_t)c.pid, &target);
 	if (ret)
 		return ret;
-	ret = pt_stream_create(&c, target);
+	ret = pt_stream_create(&c, target, &pt_log_stream_ops);
 	put_pid(target);
 	if (ret)
 		return ret;
@@ -449,6 +449,20 @@ static int pt_ioc_get_filter(void __user *uarg)
 	pt_stream_get_filter(s, &set);
 	pt_stream_put(s);
 	return pt_copy_out(u64_to_user_ptr(f.set_ptr), &set, sizeof(set));
+}
+
+/* Counts of live objects (base.h) and of the fork kits. */
+static void pt_stats_read(struct posix_trace_stats *st)
+{
+	st->streams = atomic_read(&pt_stats[PT_STAT_STREAMS]);
+	st->active_streams = pt_nr_active_streams();
+	st->procs = atomic_read(&pt_stats[PT_STAT_PROCS]);
+	st->attaches = atomic_read(&pt_stats[PT_STAT_ATTACHES]);
+	st->writers = atomic_read(&pt_stats[PT_STAT_WRITERS]);
+	st->mappings = atomic_read(&pt_stats[PT_STAT_MAPPINGS]);
+	st->maps = atomic_read(&pt_stats[PT_STAT_MAPS]);
+	st->users = atomic_read(&pt_stats[PT_STAT_USERS]);
+	pt_kits_read(&st->fork_kits, &st->fork_misses);
 }
 
 /* Counts only, so any process may ask. */

@@ -33,7 +33,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/task_work.h>
-#include "pt.h"
+#include "lifecycle.h"
 
 static int pt_tw_add(struct task_struct *task, struct callback_head *head,
 		     task_work_func_t fn, enum task_work_notify_mode mode)

@@ -12,7 +12,7 @@
 #include <linux/hashtable.h>
 #include <linux/refcount.h>
 #include <linux/slab.h>
-#include "pt.h"
+#include "base.h"
 
 static DEFINE_HASHTABLE(pt_users, 6);
 static DEFINE_SPINLOCK(pt_users_lock);	/* the table; puts run in softirq too */

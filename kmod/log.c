@@ -20,10 +20,6 @@
 
 #define PT_LOG_TICK		msecs_to_jiffies(100)
 
-/* What an exiting or exec'ing controller waits, at most, for the final
- * flushes of its streams; the logs are finished in the background after.
- */
-#define PT_LOG_EXIT_WAIT	(10 * HZ)
 #define PT_ROOM_WAIT		(HZ / 10)	/* one wait for room, at most */
 
 static struct workqueue_struct *pt_log_wq;
@@ -205,7 +201,7 @@ static void pt_log_tick(struct work_struct *work)
 }
 
 /* The stream filled up (any context): FLUSH policy flushes at once. */
-void pt_log_stream_full(struct pt_stream *s)
+static void pt_log_stream_full(struct pt_stream *s)
 {
 	if (s->log && s->log->auto_flush)
 		pt_log_queue(s);
@@ -302,7 +298,7 @@ int pt_log_flush(struct pt_stream *s)
  * after that (@deadline, else NULL).  Returns the first write error, or
  * -EINTR / -ETIMEDOUT if the wait ended first.
  */
-int pt_log_finish(struct pt_stream *s, const unsigned long *deadline)
+static int pt_log_finish(struct pt_stream *s, const unsigned long *deadline)
 {
 	struct pt_log *log = s->log;
 	long ret;
@@ -322,12 +318,6 @@ int pt_log_finish(struct pt_stream *s, const unsigned long *deadline)
 	if (ret < 0)
 		return -EINTR;
 	return ret ? log->finish_err : -ETIMEDOUT;
-}
-
-/* The deadline of the automatic shutdowns of one exit or exec. */
-unsigned long pt_log_exit_deadline(void)
-{
-	return jiffies + PT_LOG_EXIT_WAIT;
 }
 
 /*
@@ -369,7 +359,7 @@ int pt_log_clear(struct pt_stream *s)
 	return log->reinit_err;
 }
 
-void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)
+static void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)
 {
 	struct pt_log *log = s->log;
 
@@ -392,8 +382,8 @@ void pt_log_status(struct pt_stream *s, struct posix_trace_status *st)
  * a file that cannot take them fails the create (ENOSPC, EFBIG; EINVAL
  * for a pipe or socket nobody reads).
  */
-int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
-		  struct pid *target)
+static int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
+			 struct pid *target)
 {
 	unsigned int i;
 	struct pt_log *log;
@@ -475,7 +465,7 @@ int pt_log_create(struct pt_stream *s, struct posix_trace_create *args,
 /* With the stream, after its last reference: no run is pending or
  * running (each holds a reference), so the cancels wait for nothing.
  */
-void pt_log_free(struct pt_stream *s)
+static void pt_log_free(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 
@@ -502,3 +492,13 @@ void pt_log_exit(void)
 {
 	destroy_workqueue(pt_log_wq);
 }
+
+const struct pt_log_ops pt_log_stream_ops = {
+	.create = pt_log_create,
+	.free = pt_log_free,
+	.finish = pt_log_finish,
+	.full = pt_log_stream_full,
+	.kick = pt_log_kick,
+	.state_changed = pt_log_state_changed,
+	.status = pt_log_status,
+};

@@ -12,7 +12,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/posix_trace_log.h>
-#include "pt.h"
+#include "stream.h"
 
 /* The format's constants and offsets are posix_trace_log.h's; these are
  * the writer's own.  A flush waits at most this long for a pipe or
@@ -181,6 +181,17 @@ struct pt_log {
 	u64 discarded;
 	u64 write_lost;
 };
+
+/* log.c: the log of a stream with log, for the layers above. */
+extern const struct pt_log_ops pt_log_stream_ops;	/* for pt_stream_create() */
+int pt_log_init(void);
+void pt_log_exit(void);
+int pt_log_flush(struct pt_stream *s);
+int pt_log_clear(struct pt_stream *s);
+void pt_log_kick(struct pt_stream *s);
+int pt_log_wait_room(struct pt_stream *s, bool killable);
+/* gate.c: the log's gate learns a change of state or filter. */
+void pt_log_state_changed(struct pt_stream *s);
 
 /* drain.c: the merge of the lanes into EVENTS blocks. */
 int pt_drain_init(struct pt_stream *s);

@@ -10,7 +10,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
-#include "pt.h"
+#include "surface.h"
 
 /* Serialises stream state changes, the trid table and attach lists. */
 DEFINE_MUTEX(pt_ctl_lock);
@@ -104,6 +104,8 @@ static int __init pt_init(void)
 		return -EINVAL;
 	if (!pt_max_user_memory)
 		pt_max_user_memory = (totalram_pages() << PAGE_SHIFT) / 4;
+	/* the lifecycle's part of every proc, before the first exists */
+	pt_proc_init(pt_proc_fork_work);
 	ret = pt_ptrace_check_init();
 	if (ret)
 		return ret;

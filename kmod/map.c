@@ -5,7 +5,7 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "pt.h"
+#include "base.h"
 
 static const char pt_unnamed_name[] = "posix_trace_unnamed_userevent";
 

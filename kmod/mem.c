@@ -15,7 +15,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include "pt.h"
+#include "base.h"
 
 /* Free with vfree(). */
 void *pt_vmalloc_user(size_t size)

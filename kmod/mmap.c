@@ -10,7 +10,7 @@
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 #include "compat.h"
-#include "pt.h"
+#include "surface.h"
 
 enum pt_region { PT_REGION_PROC, PT_REGION_RO, PT_REGION_CONS, PT_REGION_WRITER };
 

@@ -16,7 +16,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
-#include "pt.h"
+#include "base.h"
 
 /*
  * Threads that exit under a check, and execs between a check and its

@@ -7,13 +7,15 @@
 #include <linux/hashtable.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
-#include "pt.h"
+#include "stream.h"
 
 static DEFINE_HASHTABLE(pt_proc_hash, 8);
 /* Raw: the fork probe inserts with preemption disabled (PREEMPT_RT). */
 static DEFINE_RAW_SPINLOCK(pt_proc_hash_lock);
 
 static void pt_proc_exit_work(struct work_struct *work);
+/* The lifecycle's (inherit.c): pt_proc_init(). */
+static work_func_t pt_proc_fork_fn;
 static void pt_proc_exec_work(struct work_struct *work);
 
 struct pt_proc *pt_proc_find(struct pid *tgid)
@@ -54,8 +56,7 @@ void pt_proc_shell_free(struct pt_proc *proc)
 }
 
 /* Make the shell @proc the entry of @tgid, owning a reference to @map. */
-static void pt_proc_setup(struct pt_proc *proc, struct pid *tgid,
-			  struct pt_map *map)
+void pt_proc_setup(struct pt_proc *proc, struct pid *tgid, struct pt_map *map)
 {
 	proc->map = map;
 	proc->page->size = sizeof(*proc->page);
@@ -64,7 +65,7 @@ static void pt_proc_setup(struct pt_proc *proc, struct pid *tgid,
 	INIT_LIST_HEAD(&proc->streams);
 	INIT_WORK(&proc->exit_work, pt_proc_exit_work);
 	INIT_WORK(&proc->exec_work, pt_proc_exec_work);
-	INIT_WORK(&proc->fork_work, pt_proc_fork_work);
+	INIT_WORK(&proc->fork_work, pt_proc_fork_fn);
 	proc->tgid = get_pid(tgid);
 	pt_stat_inc(PT_STAT_PROCS);
 }
@@ -72,8 +73,8 @@ static void pt_proc_setup(struct pt_proc *proc, struct pid *tgid,
 /* @parent_map: the mapping of the process that forked this one, or NULL;
  * @share: use it (the child is traced by inheritance), else copy it.
  */
-static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map,
-				     bool share, gfp_t gfp)
+struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map,
+			      bool share, gfp_t gfp)
 {
 	struct pt_proc *proc = pt_proc_shell(gfp);
 	struct pt_map *map;
@@ -87,25 +88,6 @@ static struct pt_proc *pt_proc_alloc(struct pid *tgid, struct pt_map *parent_map
 	if (!map) {
 		pt_proc_shell_free(proc);
 		return NULL;
-	}
-	pt_proc_setup(proc, tgid, map);
-	return proc;
-}
-
-/* The same from a fork kit, in the fork probe: no allocation. */
-static struct pt_proc *pt_proc_from_kit(struct pt_kit *kit, struct pid *tgid,
-					struct pt_map *parent_map, bool share)
-{
-	struct pt_proc *proc = kit->proc;
-	struct pt_map *map = parent_map;
-
-	kit->proc = NULL;
-	if (share) {
-		kref_get(&map->ref);
-	} else {
-		map = kit->map;
-		kit->map = NULL;
-		pt_map_init_fork(map, parent_map);
 	}
 	pt_proc_setup(proc, tgid, map);
 	return proc;
@@ -139,7 +121,7 @@ void pt_proc_put(struct pt_proc *proc)
  * Insert @proc unless its group is known already; returns the entry in the
  * table with a reference, consuming the caller's reference to @proc.
  */
-static struct pt_proc *pt_proc_insert(struct pt_proc *proc)
+struct pt_proc *pt_proc_insert(struct pt_proc *proc)
 {
 	struct pt_proc *old;
 	unsigned long flags;
@@ -166,69 +148,6 @@ struct pt_proc *pt_proc_get_or_create(struct pid *tgid)
 		return proc;
 	proc = pt_proc_alloc(tgid, NULL, false, GFP_KERNEL_ACCOUNT);
 	return proc ? pt_proc_insert(proc) : NULL;
-}
-
-/*
- * fork() of a known process (sched_process_fork probe, preemption
- * disabled): what the child needs comes from a fork kit (forkkit.c), so
- * nothing is allocated here on PREEMPT_RT.
- * A child that inherits streams (inherit.c) shares the parent's mapping,
- * so ids stay one-to-one within those streams (RULE-60); any other child
- * gets a copy, so ids it inherited in its memory keep their meaning (spec
- * 5.17).  If an allocation fails the child is not traced and starts with
- * an empty mapping when it first needs one.
- */
-void pt_proc_fork(struct pid *parent, struct pid *child)
-{
-	struct pt_proc *pproc = pt_proc_find(parent);
-	struct pt_inherit *inh;
-	struct pt_proc *cproc;
-	struct pt_kit *kit;
-
-	if (!pproc)
-		return;
-	kit = pt_kit_take();
-	if (kit) {
-		inh = pt_inherit_snapshot(pproc, kit->inh);
-		if (inh)
-			kit->inh = NULL;
-		cproc = pt_proc_from_kit(kit, child, pproc->map, inh);
-		pt_kit_used(kit);
-	} else {
-		pt_kit_missed();
-		if (IS_ENABLED(CONFIG_PREEMPT_RT))
-			goto out;	/* no allocation here: not traced */
-		inh = pt_inherit_snapshot(pproc, NULL);
-		cproc = pt_proc_alloc(child, pproc->map, inh,
-				      GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
-		if (!cproc) {
-			if (inh)
-				pt_inherit_free(inh);
-			goto out;
-		}
-	}
-	if (inh) {
-		pt_inherit_fill_page(cproc, pproc, inh);
-		pt_inherit_set(cproc, inh);
-	}
-	cproc = pt_proc_insert(cproc);
-	/* A controller named the child between attach_pid() and this probe:
-	 * its entry stays, ours was dropped, and with it the only owner of
-	 * @inh's stream references.  The child is then not traced by
-	 * inheritance.
-	 */
-	if (inh && rcu_access_pointer(cproc->inherit) != inh) {
-		pt_inherit_free(inh);
-		inh = NULL;
-	}
-	if (inh) {
-		kref_get(&cproc->ref);	/* the work item's */
-		if (!queue_work(pt_wq, &cproc->fork_work))
-			pt_proc_put(cproc);
-	}
-	pt_proc_put(cproc);
-out:
-	pt_proc_put(pproc);
 }
 
 static bool pt_proc_unhash(struct pt_proc *proc)
@@ -441,4 +360,10 @@ void pt_proc_cleanup_all(void)
 		pt_proc_put(proc);
 	}
 	raw_spin_unlock_irq(&pt_proc_hash_lock);
+}
+
+/* Before any proc exists (module load): what a proc's fork work runs. */
+void pt_proc_init(work_func_t fork_work)
+{
+	pt_proc_fork_fn = fork_work;
 }

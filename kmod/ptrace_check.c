@@ -45,7 +45,7 @@
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/workqueue.h>
-#include "pt.h"
+#include "base.h"
 
 /* Mounted at load, unmounted at unload; read-only in between. */
 static struct vfsmount *pt_proc_mnt;

@@ -20,7 +20,8 @@
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
-#include "pt.h"
+#include <posix_trace/ring.h>
+#include "stream.h"
 
 #define PT_REC_HDR	sizeof(struct posix_trace_record)
 
@@ -29,22 +30,12 @@ static const u8 pt_zero_pad[7];
 
 static void pt_ring_write(struct pt_lane *l, u64 pos, const void *src, size_t len)
 {
-	u64 off = pos % l->size;
-	size_t first = min_t(u64, len, l->size - off);
-
-	memcpy(l->ring + off, src, first);
-	if (first < len)
-		memcpy(l->ring, (const u8 *)src + first, len - first);
+	pt_ring_copy_in(l->ring, l->size, pos % l->size, src, len);
 }
 
 static void pt_ring_read(struct pt_lane *l, u64 pos, void *dst, size_t len)
 {
-	u64 off = pos % l->size;
-	size_t first = min_t(u64, len, l->size - off);
-
-	memcpy(dst, l->ring + off, first);
-	if (first < len)
-		memcpy((u8 *)dst + first, l->ring, len - first);
+	pt_ring_copy_out(l->ring, l->size, pos % l->size, dst, len);
 }
 
 /* Size of the record at @pos.  Lanes are written only by the kernel, so a
@@ -243,6 +234,13 @@ static struct pt_lane *pt_this_lane(struct pt_stream *s)
 	return &s->lanes[raw_smp_processor_id() % s->nr_lanes];
 }
 
+/* The stream filled up: its log flushes at once (FLUSH policy). */
+static void pt_stream_tell_full(struct pt_stream *s)
+{
+	if (s->log_ops)
+		s->log_ops->full(s);
+}
+
 /* A writer lane of an UNTIL_FULL stream is full (POSIX_TRACE_NOTIFY_FULL). */
 void pt_record_autostop(struct pt_stream *s)
 {
@@ -259,7 +257,7 @@ void pt_record_autostop(struct pt_stream *s)
 	spin_unlock_irqrestore(&l->lock, flags);
 	if (stopped) {
 		pt_stream_refresh_slots(s);
-		pt_log_stream_full(s);
+		pt_stream_tell_full(s);
 	}
 }
 
@@ -326,9 +324,10 @@ out:
 	spin_unlock_irqrestore(&l->lock, flags);
 	if (stopped) {
 		pt_stream_refresh_slots(s);
-		pt_log_stream_full(s);
+		pt_stream_tell_full(s);
 	} else if (kick) {
-		pt_log_kick(s);
+		if (s->log_ops)
+			s->log_ops->kick(s);
 	}
 	if (wq_has_sleeper(&s->wq))
 		wake_up_interruptible_all(&s->wq);

@@ -14,7 +14,12 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#include "pt.h"
+#include "stream.h"
+
+/* What an exiting or exec'ing controller waits, at most, for the final
+ * flushes of its streams' logs; they are finished in the background after.
+ */
+#define PT_SHUTDOWN_EXIT_WAIT	(10 * HZ)
 
 static DEFINE_IDR(pt_streams);
 static atomic_t pt_nr_streams = ATOMIC_INIT(0);
@@ -49,7 +54,8 @@ static void pt_stream_free_work(struct work_struct *work)
 	struct pt_stream *s = container_of(to_rcu_work(work), struct pt_stream,
 					   free_work);
 
-	pt_log_free(s);
+	if (s->log_ops)
+		s->log_ops->free(s);
 	if (s->writers)
 		pt_writers_free(s);
 	vfree(s->ro);
@@ -259,7 +265,8 @@ static bool pt_owns_streams(struct pid *tgid)
 }
 
 /* Called with a reference on the target group's pid; consumes nothing. */
-int pt_stream_create(struct posix_trace_create *args, struct pid *target)
+int pt_stream_create(struct posix_trace_create *args, struct pid *target,
+		     const struct pt_log_ops *log_ops)
 {
 	struct pt_proc *proc, *owner;
 	struct task_struct *held;
@@ -289,7 +296,8 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target)
 	s->created_mono = ktime_get_ns();
 	s->created_real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(s->created_mono)));
 	if (args->flags & POSIX_TRACE_CREATE_LOG) {
-		ret = pt_log_create(s, args, target);
+		s->log_ops = log_ops;
+		ret = log_ops->create(s, args, target);
 		if (ret)
 			goto err_setup;
 	}
@@ -417,17 +425,17 @@ int pt_stream_shutdown(struct pt_stream *s, const struct posix_trace_ctl *c)
 	mutex_lock(&pt_ctl_lock);
 	pt_stream_shutdown_locked(s, c);
 	mutex_unlock(&pt_ctl_lock);
-	return pt_log_finish(s, NULL);
+	return s->log_ops ? s->log_ops->finish(s, NULL) : 0;
 }
 
 /* The automatic shutdown (SHUT-8): one stream at a time, each with a
  * reference while its log is finished.  The final flushes together wait
- * PT_LOG_EXIT_WAIT at most (log.c): a log file that never takes its
+ * PT_SHUTDOWN_EXIT_WAIT at most: a log file that never takes its
  * writes cannot hold an exit, or the work queue running it, for ever.
  */
 void pt_shutdown_owned_by(struct pid *tgid)
 {
-	unsigned long deadline = pt_log_exit_deadline();
+	unsigned long deadline = jiffies + PT_SHUTDOWN_EXIT_WAIT;
 	struct pt_stream *s, *found;
 	int id;
 
@@ -444,7 +452,8 @@ void pt_shutdown_owned_by(struct pid *tgid)
 		}
 		mutex_unlock(&pt_ctl_lock);
 		if (found) {
-			pt_log_finish(found, &deadline);
+			if (found->log_ops)
+				found->log_ops->finish(found, &deadline);
 			pt_stream_put(found);
 		}
 	} while (found);

@@ -5,7 +5,7 @@
  */
 #include <linux/rculist.h>
 #include <linux/slab.h>
-#include "pt.h"
+#include "stream.h"
 
 int pt_attach(struct pt_stream *s, struct pt_proc *proc)
 {
@@ -61,7 +61,9 @@ void pt_update_targets(struct pt_stream *s)
 	struct pt_attach *a;
 
 	lockdep_assert_held(&pt_ctl_lock);
-	pt_log_state_changed(s);	/* before any writer can learn it */
+	/* before any writer can learn it */
+	if (s->log_ops)
+		s->log_ops->state_changed(s);
 	list_for_each_entry(a, &s->targets, stream_node)
 		pt_proc_update_page(a->proc);
 }

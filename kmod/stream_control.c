@@ -8,7 +8,7 @@
 #include <linux/rculist.h>
 #include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
-#include "pt.h"
+#include "stream.h"
 
 /* How often a sleeping reader looks at writer lanes itself, for the
  * wake-ups a writer may miss (pt_writers_set_waiting()).
@@ -178,7 +178,8 @@ void pt_stream_status(struct pt_stream *s, struct posix_trace_status *st)
 	if (st->overrun)
 		atomic_set(&s->overrun_seen, 1);
 	mutex_unlock(&pt_ctl_lock);
-	pt_log_status(s, st);
+	if (s->log_ops)
+		s->log_ops->status(s, st);
 }
 
 void pt_stream_get_filter(struct pt_stream *s, struct posix_trace_event_set *set)

@@ -122,7 +122,7 @@ u32 pt_take_run(struct pt_stream *s, struct pt_src *src, u64 bound)
 
 		pt_run_header(&c, pid, &r);
 		/* honest, the next of the lane's seq */
-		if (!pt_writer_rec_honest(s, &r, end - pos) || r.seq != seq)
+		if (!pt_writer_rec_honest(s->max_data, &r, end - pos) || r.seq != seq)
 			break;
 		if (r.timestamp >= bound) {
 			next = r;
