@@ -12,7 +12,6 @@
 #       checks that report shows the same events as the reference (so as
 #       both exports): count, ns timestamps, names, pids, threads,
 #       truncation and data; prints what differs, exits 1
-import codecs
 import decimal
 import json
 import re
@@ -45,14 +44,10 @@ def bt2():
         sys.exit('bt2: cannot parse: %r' % text[pos:][:200])
 
 
-# What the exporter writes for any bytes: valid UTF-8 as is, every other
-# byte N as the character U+00NN.
-codecs.register_error('bytes_as_latin1', lambda e: (
-    ''.join(chr(b) for b in e.object[e.start:e.end]), e.end))
-
-
+# What both JSON outputs write for any bytes (jsonstr.h): valid UTF-8 as
+# is, each maximal invalid subpart as U+FFFD, as Python decodes them.
 def as_text(b):
-    return b.decode('utf-8', 'bytes_as_latin1')
+    return b.decode('utf-8', 'replace')
 
 
 def chrome(ref_path, json_path):
@@ -126,9 +121,7 @@ REPORT_TRUNC = {'none': 0, 'record': 1, 'read': 2}
 
 
 def report(ref_path):
-    """posix-trace report writes bytes that are not UTF-8 as U+FFFD."""
-    def name_of(b):
-        return re.sub('\ufffd+', '\ufffd', b.decode('utf-8', 'replace'))
+    """posix-trace report writes names as convert --chrome does (as_text)."""
     ref = [line.split() for line in open(ref_path)]
     got = [json.loads(line) for line in sys.stdin]
     got = [e for e in got if e.get('type') == 'event']
@@ -138,9 +131,9 @@ def report(ref_path):
         return 1
     for i, (r, e) in enumerate(zip(ref, got)):
         ns, name, pid, thread, _address, trunc, data = r
-        want = (int(ns), name_of(bytes.fromhex(name if name != '-' else '')),
+        want = (int(ns), as_text(bytes.fromhex(name if name != '-' else '')),
                 int(pid), int(thread, 16), int(trunc), data if data != '-' else '')
-        have = (e['sec'] * 10**9 + e['nsec'], re.sub('\ufffd+', '\ufffd', e['name']),
+        have = (e['sec'] * 10**9 + e['nsec'], e['name'],
                 e['pid'], int(e['thread'], 16), REPORT_TRUNC.get(e['truncated'], -1),
                 e['hex'])
         if want != have:

@@ -19,11 +19,11 @@
  * first appearance, unique in the whole trace; args.thread keeps the
  * pthread_t in hex, and the thread's "M" event names it.
  *
- * Strings: every byte a name or data may hold comes out as valid JSON:
- * '"' and '\' escaped, control characters, DEL and bytes that are not
- * part of valid UTF-8 as \u00XX (so byte 0xNN reads back as U+00NN),
- * and the C1 and bidirectional controls of valid UTF-8 as \uXXXX (the
- * same text, which no terminal then obeys: "-" writes to stdout).
+ * Strings (names, args.data_text) are written by json_str() (jsonstr.h),
+ * as report --format json writes them: any bytes come out as valid JSON,
+ * control and bidirectional characters as \uXXXX (no terminal obeys
+ * them: "-" writes to stdout), bytes that are not valid UTF-8 as U+FFFD;
+ * args.data_hex keeps the data's exact bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "convert.h"
-#include "textfmt.h"
+#include "jsonstr.h"
 
 struct chrome_thread {
 	uint64_t thread;
@@ -59,41 +59,20 @@ struct chrome_writer {
 	size_t npids, pid_cap;
 };
 
-static void json_str(struct cv_out *o, const void *p, size_t n)
+static void out_put(void *o, const void *p, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *s = p;
-	uint32_t cp;
-	size_t i, k;
+	cv_out_write(o, p, n);
+}
 
-	cv_out_putc(o, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\') {
-			cv_out_putc(o, '\\');
-			cv_out_putc(o, (char)c);
-		} else if (c >= 0x20 && c < 0x7f) {
-			cv_out_putc(o, (char)c);
-		} else if (c >= 0x80 && (k = tf_utf8(s + i, n - i, &cp))) {
-			/* A C1 or bidirectional control: escaped, same text. */
-			if (tf_control(cp))
-				cv_out_printf(o, "\\u%04x", (unsigned int)cp);
-			else
-				cv_out_write(o, s + i, k);
-			i += k - 1;
-		} else {
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			cv_out_write(o, e, sizeof(e));
-		}
-	}
-	cv_out_putc(o, '"');
+/* The JSON string of report --format json too (jsonstr.h). */
+static void json_bytes(struct cv_out *o, const void *p, size_t n)
+{
+	json_str(out_put, o, p, n);
 }
 
 static void json_cstr(struct cv_out *o, const char *s)
 {
-	json_str(o, s, strlen(s));
+	json_bytes(o, s, strlen(s));
 }
 
 static size_t hash64(uint64_t x)
@@ -268,7 +247,7 @@ int chrome_event(struct chrome_writer *w, const struct lv_event *ev)
 		cv_out_putc(o, hex[ev->data[i] & 15]);
 	}
 	cv_out_puts(o, "\",\"data_text\":");
-	json_str(o, ev->data, ev->len);
+	json_bytes(o, ev->data, ev->len);
 	cv_out_puts(o, "}}");
 	w->events++;
 	return o->err;
