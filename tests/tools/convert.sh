@@ -78,6 +78,10 @@ for log in "${logs[@]}"; do
 		ok "Chrome JSON of $b # SKIP python3 missing"
 	fi
 done
+# One escaper: names with control characters and bytes that are not
+# UTF-8 (odd.log has both) are the same JSON text in both outputs.
+((have_py)) && check "odd.log: report --format json and convert --chrome write each name as the same JSON text" \
+	$CHECK names "$T/odd.log.report" "$T/odd.log.json"
 check "CTF of many.log spans several packets" test "$(stat -c %s "$T/many.log.ctf/stream")" -gt 200000
 
 # Each output alone is the same as both together; "-" is stdout.

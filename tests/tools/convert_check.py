@@ -12,6 +12,9 @@
 #       checks that report shows the same events as the reference (so as
 #       both exports): count, ns timestamps, names, pids, threads,
 #       truncation and data; prints what differs, exits 1
+#   convert_check.py names REPORT.jsonl FILE.json
+#       the two JSON outputs write each event's name as the same JSON text,
+#       byte for byte (one escaper); prints the first that differ, exits 1
 import decimal
 import json
 import re
@@ -144,6 +147,29 @@ def report(ref_path):
     return 1 if bad else 0
 
 
+# A JSON string token as written, quotes included.
+STRING = rb'"(?:[^"\\]|\\.)*"'
+REPORT_NAME = re.compile(rb'^\{"type":"event",.*?,"id":\d+,"name":(' + STRING + rb'),')
+CHROME_NAME = re.compile(rb'^\{"name":(' + STRING + rb'),"cat":')
+
+
+def names(report_path, chrome_path):
+    """The events' names in report --format json and convert --chrome."""
+    rep = [m.group(1) for m in map(REPORT_NAME.match, open(report_path, 'rb'))
+           if m]
+    chr_ = [m.group(1) for m in map(CHROME_NAME.match, open(chrome_path, 'rb'))
+            if m]
+    if not rep or len(rep) != len(chr_):
+        print('names: %d events in %s, %d in %s' % (len(rep), report_path,
+                                                   len(chr_), chrome_path))
+        return 1
+    bad = [(i, r, c) for i, (r, c) in enumerate(zip(rep, chr_)) if r != c]
+    for i, r, c in bad[:5]:
+        print('names: event %d: report %s, chrome %s' % (i, r.decode(errors='replace'),
+                                                       c.decode(errors='replace')))
+    return 1 if bad else 0
+
+
 if __name__ == '__main__':
     if sys.argv[1:2] == ['bt2']:
         bt2()
@@ -152,6 +178,8 @@ if __name__ == '__main__':
         sys.exit(max(chrome(ref, path) for ref, path in pairs))
     elif sys.argv[1:2] == ['report'] and len(sys.argv) == 3:
         sys.exit(report(sys.argv[2]))
+    elif sys.argv[1:2] == ['names'] and len(sys.argv) == 4:
+        sys.exit(names(sys.argv[2], sys.argv[3]))
     else:
         sys.exit('usage: convert_check.py bt2 | chrome REF FILE.json [REF FILE.json...]'
-                 ' | report REF')
+                 ' | report REF | names REPORT.jsonl FILE.json')
