@@ -32,7 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "convert.h"
+#include "convert_out.h"
+#include "exporter.h"
 #include "jsonstr.h"
 
 struct chrome_thread {
@@ -171,7 +172,7 @@ static uint32_t see_thread(struct chrome_writer *w, int32_t pid, uint64_t thread
 	return t->tid;
 }
 
-int chrome_open(struct chrome_writer **wp, const char *path, struct logview *lv)
+static int chrome_open(void **wp, const char *path, struct logview *lv)
 {
 	struct chrome_writer *w = calloc(1, sizeof(*w));
 	struct stat st;
@@ -209,9 +210,10 @@ int chrome_open(struct chrome_writer **wp, const char *path, struct logview *lv)
 
 static const char *const truncation_names[] = { "no", "record", "read" };
 
-int chrome_event(struct chrome_writer *w, const struct lv_event *ev)
+static int chrome_event(void *arg, const struct lv_event *ev)
 {
 	static const char hex[] = "0123456789abcdef";
+	struct chrome_writer *w = arg;
 	struct cv_out *o = &w->out;
 	uint64_t ns = cv_ns(&ev->ts), d;
 	bool neg;
@@ -261,8 +263,9 @@ static void free_writer(struct chrome_writer *w)
 	free(w);
 }
 
-int chrome_finish(struct chrome_writer *w, struct logview *lv)
+static int chrome_finish(void *arg, struct logview *lv)
 {
+	struct chrome_writer *w = arg;
 	const struct posix_trace_status_info *st = &lv->status;
 	char name[TRACE_NAME_MAX] = "";
 	struct timespec ct = { 0, 0 };
@@ -294,10 +297,19 @@ int chrome_finish(struct chrome_writer *w, struct logview *lv)
 	return 0;
 }
 
-void chrome_abort(struct chrome_writer *w)
+static void chrome_abort(void *arg)
 {
+	struct chrome_writer *w = arg;
+
 	cv_out_close(&w->out);
 	if (w->path)
 		unlink(w->path);
 	free_writer(w);
 }
+
+const struct exporter chrome_exporter = {
+	.open = chrome_open,
+	.event = chrome_event,
+	.finish = chrome_finish,
+	.abort = chrome_abort,
+};

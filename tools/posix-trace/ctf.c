@@ -31,7 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "convert.h"
+#include "convert_out.h"
+#include "exporter.h"
 
 #define CTF_MAGIC		0xC1FC1FC1u
 #define CTF_PACKET		(64 * 1024)
@@ -186,7 +187,7 @@ static uint64_t create_ns(struct logview *lv)
 	return cv_ns(&ts);
 }
 
-int ctf_open(struct ctf_writer **wp, const char *dir, struct logview *lv)
+static int ctf_open(void **wp, const char *dir, struct logview *lv)
 {
 	struct ctf_writer *w = calloc(1, sizeof(*w));
 	int ret;
@@ -243,8 +244,9 @@ static void flush_packet(struct ctf_writer *w)
 	w->pkt_len = CTF_PKT_HDR;
 }
 
-int ctf_event(struct ctf_writer *w, const struct lv_event *ev)
+static int ctf_event(void *arg, const struct lv_event *ev)
 {
+	struct ctf_writer *w = arg;
 	size_t len = ev->len > UINT32_MAX ? UINT32_MAX : ev->len;
 	size_t size = CTF_EV_FIXED + len;
 	uint64_t ns = cv_ns(&ev->ts), t;
@@ -445,8 +447,22 @@ static void free_writer(struct ctf_writer *w)
 	free(w);
 }
 
-int ctf_finish(struct ctf_writer *w, struct logview *lv)
+static void ctf_abort(void *arg)
 {
+	struct ctf_writer *w = arg;
+
+	cv_out_close(&w->stream);
+	unlinkat(w->dirfd, "stream", 0);
+	unlinkat(w->dirfd, "metadata", 0);
+	close(w->dirfd);
+	if (w->made_dir)
+		rmdir(w->dir);
+	free_writer(w);
+}
+
+static int ctf_finish(void *arg, struct logview *lv)
+{
+	struct ctf_writer *w = arg;
 	int ret;
 
 	/* An empty log still gets one (empty) packet: a stream to read. */
@@ -468,13 +484,9 @@ int ctf_finish(struct ctf_writer *w, struct logview *lv)
 	return 0;
 }
 
-void ctf_abort(struct ctf_writer *w)
-{
-	cv_out_close(&w->stream);
-	unlinkat(w->dirfd, "stream", 0);
-	unlinkat(w->dirfd, "metadata", 0);
-	close(w->dirfd);
-	if (w->made_dir)
-		rmdir(w->dir);
-	free_writer(w);
-}
+const struct exporter ctf_exporter = {
+	.open = ctf_open,
+	.event = ctf_event,
+	.finish = ctf_finish,
+	.abort = ctf_abort,
+};
