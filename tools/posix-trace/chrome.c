@@ -35,17 +35,7 @@
 #include "convert_out.h"
 #include "exporter.h"
 #include "jsonstr.h"
-
-struct chrome_thread {
-	uint64_t thread;
-	int32_t pid;
-	uint32_t tid;			/* 0: free slot */
-};
-
-struct chrome_pid {
-	int32_t pid;
-	bool used;
-};
+#include "table.h"
 
 struct chrome_writer {
 	char *path;			/* to remove on failure; NULL: not a regular file */
@@ -54,10 +44,8 @@ struct chrome_writer {
 	bool have_base;
 	uint64_t base;
 	uint64_t events;
-	struct chrome_thread *thr;	/* open addressing on (pid, thread) */
-	size_t nthr, thr_cap;
-	struct chrome_pid *pids;	/* open addressing on the pid */
-	size_t npids, pid_cap;
+	struct table pids;		/* the processes named so far */
+	struct table thr;		/* (pid, thread): tid - 1 */
 };
 
 static void out_put(void *o, const void *p, size_t n)
@@ -76,33 +64,6 @@ static void json_cstr(struct cv_out *o, const char *s)
 	json_bytes(o, s, strlen(s));
 }
 
-static size_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
-static struct chrome_thread *thr_slot(struct chrome_thread *tab, size_t cap,
-				      int32_t pid, uint64_t thread)
-{
-	size_t i = hash64(thread ^ ((uint64_t)(uint32_t)pid << 40)) & (cap - 1);
-
-	while (tab[i].tid && (tab[i].pid != pid || tab[i].thread != thread))
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-static struct chrome_pid *pid_slot(struct chrome_pid *tab, size_t cap, int32_t pid)
-{
-	size_t i = hash64((uint32_t)pid) & (cap - 1);
-
-	while (tab[i].used && tab[i].pid != pid)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
 static void separator(struct chrome_writer *w)
 {
 	cv_out_puts(&w->out, w->any ? ",\n" : "\n");
@@ -112,64 +73,37 @@ static void separator(struct chrome_writer *w)
 /* The process's "M" event the first time a pid shows; 0 or ENOMEM. */
 static int see_pid(struct chrome_writer *w, int32_t pid)
 {
-	struct chrome_pid *p;
-	size_t i;
+	bool added;
+	size_t n;
 
-	if (2 * (w->npids + 1) > w->pid_cap) {
-		size_t cap = w->pid_cap ? 2 * w->pid_cap : 64;
-		struct chrome_pid *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return ENOMEM;
-		for (i = 0; i < w->pid_cap; i++)
-			if (w->pids[i].used)
-				*pid_slot(tab, cap, w->pids[i].pid) = w->pids[i];
-		free(w->pids);
-		w->pids = tab;
-		w->pid_cap = cap;
-	}
-	p = pid_slot(w->pids, w->pid_cap, pid);
-	if (p->used)
+	if (table_add(&w->pids, (uint32_t)pid, 0, &n, &added))
+		return ENOMEM;
+	if (!added)
 		return 0;
-	p->used = true;
-	p->pid = pid;
-	w->npids++;
 	separator(w);
 	cv_out_printf(&w->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"ts\":0,\"pid\":%d,"
 		      "\"tid\":0,\"args\":{\"name\":\"pid %d\"}}", pid, pid);
 	return 0;
 }
 
-/* The small tid of (pid, thread), naming it the first time; 0 if no memory. */
+/* The small tid of (pid, thread), 1, 2, ... in order of first appearance,
+ * naming it the first time; 0 if no memory. */
 static uint32_t see_thread(struct chrome_writer *w, int32_t pid, uint64_t thread)
 {
-	struct chrome_thread *t;
-	size_t i;
+	bool added;
+	uint32_t tid;
+	size_t n;
 
-	if (2 * (w->nthr + 1) > w->thr_cap) {
-		size_t cap = w->thr_cap ? 2 * w->thr_cap : 64;
-		struct chrome_thread *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return 0;
-		for (i = 0; i < w->thr_cap; i++)
-			if (w->thr[i].tid)
-				*thr_slot(tab, cap, w->thr[i].pid, w->thr[i].thread) = w->thr[i];
-		free(w->thr);
-		w->thr = tab;
-		w->thr_cap = cap;
-	}
-	t = thr_slot(w->thr, w->thr_cap, pid, thread);
-	if (t->tid)
-		return t->tid;
-	t->pid = pid;
-	t->thread = thread;
-	t->tid = (uint32_t)++w->nthr;
+	if (table_add(&w->thr, (uint32_t)pid, thread, &n, &added))
+		return 0;
+	tid = (uint32_t)n + 1;		/* n < TABLE_MAX */
+	if (!added)
+		return tid;
 	separator(w);
 	cv_out_printf(&w->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":%d,"
 		      "\"tid\":%u,\"args\":{\"name\":\"thread 0x%llx\"}}",
-		      pid, t->tid, (unsigned long long)thread);
-	return t->tid;
+		      pid, tid, (unsigned long long)thread);
+	return tid;
 }
 
 static int chrome_open(void **wp, const char *path, struct logview *lv)
@@ -257,8 +191,8 @@ static int chrome_event(void *arg, const struct lv_event *ev)
 
 static void free_writer(struct chrome_writer *w)
 {
-	free(w->thr);
-	free(w->pids);
+	table_free(&w->thr);
+	table_free(&w->pids);
 	free(w->path);
 	free(w);
 }
@@ -283,8 +217,8 @@ static int chrome_finish(void *arg, struct logview *lv)
 		      "\"log_overrun_status\":%d}}\n",
 		      (unsigned long long)cv_ns(&ct),
 		      (unsigned long long)(w->have_base ? w->base : cv_ns(&ct)),
-		      (unsigned long long)w->events, (unsigned long long)w->npids,
-		      (unsigned long long)w->nthr, st->posix_stream_overrun_status,
+		      (unsigned long long)w->events, (unsigned long long)w->pids.count,
+		      (unsigned long long)w->thr.count, st->posix_stream_overrun_status,
 		      st->posix_log_overrun_status);
 	ret = cv_out_close(o);
 	if (ret) {

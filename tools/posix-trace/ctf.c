@@ -33,16 +33,12 @@
 #include "cli.h"
 #include "convert_out.h"
 #include "exporter.h"
+#include "table.h"
 
 #define CTF_MAGIC		0xC1FC1FC1u
 #define CTF_PACKET		(64 * 1024)
 #define CTF_PKT_HDR		64	/* header 24 + context 40 bytes */
 #define CTF_EV_FIXED		37	/* header 12 + payload 25 bytes */
-
-struct ctf_class {
-	uint32_t id;
-	char *name;			/* NULL: free slot */
-};
 
 struct ctf_writer {
 	char *dir;
@@ -56,8 +52,7 @@ struct ctf_writer {
 	bool have_base;
 	uint64_t base, last;		/* base: realtime ns of clock value 0 */
 	uint64_t events, reordered;
-	struct ctf_class *cls;		/* open addressing on the id */
-	size_t ncls, cls_cap;
+	struct table cls;		/* event classes: id, name (val) */
 };
 
 static void put32(unsigned char *p, uint32_t v)
@@ -74,43 +69,25 @@ static void put64(unsigned char *p, uint64_t v)
 	put32(p + 4, (uint32_t)(v >> 32));
 }
 
-static struct ctf_class *class_slot(struct ctf_class *tab, size_t cap, uint32_t id)
-{
-	size_t i = (id * 2654435761u) & (cap - 1);
-
-	while (tab[i].name && tab[i].id != id)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-/* The first name given for an id stays (ids are never renamed). */
+/*
+ * The first name given for an id stays (ids are never renamed).  A name
+ * that could not be copied is tried again at the id's next event; one
+ * still missing at the end leaves its class out (no event has it).
+ */
 static int class_add(struct ctf_writer *w, uint32_t id, const char *name)
 {
-	struct ctf_class *c;
-	size_t i;
+	struct table_entry *e;
+	bool added;
+	size_t n;
+	int ret;
 
-	if (2 * (w->ncls + 1) > w->cls_cap) {
-		size_t cap = w->cls_cap ? 2 * w->cls_cap : 64;
-		struct ctf_class *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return ENOMEM;
-		for (i = 0; i < w->cls_cap; i++)
-			if (w->cls[i].name)
-				*class_slot(tab, cap, w->cls[i].id) = w->cls[i];
-		free(w->cls);
-		w->cls = tab;
-		w->cls_cap = cap;
-	}
-	c = class_slot(w->cls, w->cls_cap, id);
-	if (c->name)
-		return 0;
-	c->name = strdup(name);
-	if (!c->name)
-		return ENOMEM;
-	c->id = id;
-	w->ncls++;
-	return 0;
+	ret = table_add(&w->cls, id, 0, &n, &added);
+	if (ret)
+		return ret;
+	e = &w->cls.ent[n];
+	if (!e->val)
+		e->val = strdup(name);
+	return e->val ? 0 : ENOMEM;
 }
 
 static void type_cb(trace_event_id_t id, const char *name, void *arg)
@@ -339,9 +316,45 @@ static const char *policy_name(int p)
 
 static int cmp_class(const void *a, const void *b)
 {
-	const struct ctf_class *x = a, *y = b;
+	const struct table_entry *x = *(const struct table_entry *const *)a;
+	const struct table_entry *y = *(const struct table_entry *const *)b;
 
-	return (x->id > y->id) - (x->id < y->id);
+	return (x->key[0] > y->key[0]) - (x->key[0] < y->key[0]);
+}
+
+/* The classes that have a name, by id (ids in order read better): an
+ * array of *@n entries to free; NULL if no memory. */
+static struct table_entry **sorted_classes(struct table *cls, size_t *n)
+{
+	struct table_entry **v;
+	size_t i;
+
+	*n = 0;
+	/* count < TABLE_MAX: the product does not overflow. */
+	v = malloc((cls->count ? cls->count : 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < cls->count; i++)
+		if (cls->ent[i].val)
+			v[(*n)++] = &cls->ent[i];
+	qsort(v, *n, sizeof(*v), cmp_class);
+	return v;
+}
+
+static void write_classes(struct cv_out *o, struct table_entry *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cv_out_printf(o, "\nevent {\n\tname = ");
+		tsdl_str(o, v[i]->val);
+		cv_out_printf(o, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n"
+			"\t\tint32_t pid;\n\t\tuint64_hex_t thread;\n\t\tuint64_hex_t address;\n"
+			"\t\tenum : uint8_t { NOT_TRUNCATED = 0, TRUNCATED_RECORD = 1, "
+			"TRUNCATED_READ = 2 } truncation;\n"
+			"\t\tuint32_t _data_length;\n\t\tuint8_t data[_data_length];\n\t};\n};\n",
+			(unsigned int)v[i]->key[0]);
+	}
 }
 
 static void write_env(struct cv_out *o, struct logview *lv)
@@ -378,14 +391,18 @@ static void write_env(struct cv_out *o, struct logview *lv)
 static int write_metadata(struct ctf_writer *w, struct logview *lv)
 {
 	struct timespec res = { 0, 0 };
+	struct table_entry **cls;
 	struct cv_out o;
 	char uuid[37];
-	size_t i, n;
+	size_t n;
 	int ret;
 
+	cls = sorted_classes(&w->cls, &n);
+	if (!cls)
+		return ENOMEM;
 	ret = create_file(w, "metadata", &o);
 	if (ret)
-		return ret;
+		goto out;
 	uuid_str(w->uuid, uuid);
 	posix_trace_attr_getclockres(&lv->attr, &res);
 	cv_out_printf(&o,
@@ -415,33 +432,20 @@ static int write_metadata(struct ctf_writer *w, struct logview *lv)
 		uuid, (unsigned long long)cv_ns(&res),
 		(unsigned long long)(w->base / 1000000000u),
 		(unsigned long long)(w->base % 1000000000u));
-	/* Compact the table to sort it: ids in order read better. */
-	for (i = n = 0; i < w->cls_cap; i++)
-		if (w->cls[i].name)
-			w->cls[n++] = w->cls[i];
-	w->ncls = w->cls_cap = n;
-	if (n)		/* a log without types: no table at all (NULL) */
-		qsort(w->cls, n, sizeof(*w->cls), cmp_class);
-	for (i = 0; i < n; i++) {
-		cv_out_printf(&o, "\nevent {\n\tname = ");
-		tsdl_str(&o, w->cls[i].name);
-		cv_out_printf(&o, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n"
-			"\t\tint32_t pid;\n\t\tuint64_hex_t thread;\n\t\tuint64_hex_t address;\n"
-			"\t\tenum : uint8_t { NOT_TRUNCATED = 0, TRUNCATED_RECORD = 1, "
-			"TRUNCATED_READ = 2 } truncation;\n"
-			"\t\tuint32_t _data_length;\n\t\tuint8_t data[_data_length];\n\t};\n};\n",
-			w->cls[i].id);
-	}
-	return cv_out_close(&o);
+	write_classes(&o, cls, n);
+	ret = cv_out_close(&o);
+out:
+	free(cls);
+	return ret;
 }
 
 static void free_writer(struct ctf_writer *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->cls_cap; i++)
-		free(w->cls[i].name);
-	free(w->cls);
+	for (i = 0; i < w->cls.count; i++)
+		free(w->cls.ent[i].val);
+	table_free(&w->cls);
 	free(w->pkt);
 	free(w->dir);
 	free(w);
