@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "convert.h"
+#include "convert_out.h"
 
 int cv_out_init(struct cv_out *o, int fd)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <liburing.h>
-#include "convert.h"
+#include "convert_out.h"
 
 #define CV_OUT_NBUF	4
 

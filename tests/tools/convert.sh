@@ -32,6 +32,16 @@ if ! cc -std=gnu11 -Wall -Wextra -Werror -pthread -Iinclude -Iinclude/uapi -Ilib
 	not_ok "convert: build the test helper"
 	exit 1
 fi
+# The exporters' hash table alone, with ASan and UBSan where they build.
+table_test() {
+	local cc=(cc -std=gnu11 -O1 -g -Wall -Wextra -Werror -Itools/posix-trace -o "$T/table_test"
+		  tests/tools/table_test.c tools/posix-trace/table.c -Wl,--wrap=calloc,--wrap=realloc)
+	"${cc[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all 2>/dev/null ||
+		"${cc[@]}" || return 1
+	"$T/table_test"
+}
+check "table.c: 200000 keys numbered in order through every growth, found again; a failed growth gives ENOMEM, table unchanged" table_test
+
 "$T/helper" odd "$T/odd.log" || exit 1
 "$T/helper" odd "$T/many.log" 3000 || exit 1
 "$T/helper" odd "$T/back.log" 40 back || exit 1
@@ -78,6 +88,10 @@ for log in "${logs[@]}"; do
 		ok "Chrome JSON of $b # SKIP python3 missing"
 	fi
 done
+# One escaper: names with control characters and bytes that are not
+# UTF-8 (odd.log has both) are the same JSON text in both outputs.
+((have_py)) && check "odd.log: report --format json and convert --chrome write each name as the same JSON text" \
+	$CHECK names "$T/odd.log.report" "$T/odd.log.json"
 check "CTF of many.log spans several packets" test "$(stat -c %s "$T/many.log.ctf/stream")" -gt 200000
 
 # Each output alone is the same as both together; "-" is stdout.

@@ -12,7 +12,9 @@
 #       checks that report shows the same events as the reference (so as
 #       both exports): count, ns timestamps, names, pids, threads,
 #       truncation and data; prints what differs, exits 1
-import codecs
+#   convert_check.py names REPORT.jsonl FILE.json
+#       the two JSON outputs write each event's name as the same JSON text,
+#       byte for byte (one escaper); prints the first that differ, exits 1
 import decimal
 import json
 import re
@@ -45,14 +47,10 @@ def bt2():
         sys.exit('bt2: cannot parse: %r' % text[pos:][:200])
 
 
-# What the exporter writes for any bytes: valid UTF-8 as is, every other
-# byte N as the character U+00NN.
-codecs.register_error('bytes_as_latin1', lambda e: (
-    ''.join(chr(b) for b in e.object[e.start:e.end]), e.end))
-
-
+# What both JSON outputs write for any bytes (jsonstr.h): valid UTF-8 as
+# is, each maximal invalid subpart as U+FFFD, as Python decodes them.
 def as_text(b):
-    return b.decode('utf-8', 'bytes_as_latin1')
+    return b.decode('utf-8', 'replace')
 
 
 def chrome(ref_path, json_path):
@@ -126,9 +124,7 @@ REPORT_TRUNC = {'none': 0, 'record': 1, 'read': 2}
 
 
 def report(ref_path):
-    """posix-trace report writes bytes that are not UTF-8 as U+FFFD."""
-    def name_of(b):
-        return re.sub('\ufffd+', '\ufffd', b.decode('utf-8', 'replace'))
+    """posix-trace report writes names as convert --chrome does (as_text)."""
     ref = [line.split() for line in open(ref_path)]
     got = [json.loads(line) for line in sys.stdin]
     got = [e for e in got if e.get('type') == 'event']
@@ -138,9 +134,9 @@ def report(ref_path):
         return 1
     for i, (r, e) in enumerate(zip(ref, got)):
         ns, name, pid, thread, _address, trunc, data = r
-        want = (int(ns), name_of(bytes.fromhex(name if name != '-' else '')),
+        want = (int(ns), as_text(bytes.fromhex(name if name != '-' else '')),
                 int(pid), int(thread, 16), int(trunc), data if data != '-' else '')
-        have = (e['sec'] * 10**9 + e['nsec'], re.sub('\ufffd+', '\ufffd', e['name']),
+        have = (e['sec'] * 10**9 + e['nsec'], e['name'],
                 e['pid'], int(e['thread'], 16), REPORT_TRUNC.get(e['truncated'], -1),
                 e['hex'])
         if want != have:
@@ -148,6 +144,29 @@ def report(ref_path):
             bad += 1
             if bad > 5:
                 break
+    return 1 if bad else 0
+
+
+# A JSON string token as written, quotes included.
+STRING = rb'"(?:[^"\\]|\\.)*"'
+REPORT_NAME = re.compile(rb'^\{"type":"event",.*?,"id":\d+,"name":(' + STRING + rb'),')
+CHROME_NAME = re.compile(rb'^\{"name":(' + STRING + rb'),"cat":')
+
+
+def names(report_path, chrome_path):
+    """The events' names in report --format json and convert --chrome."""
+    rep = [m.group(1) for m in map(REPORT_NAME.match, open(report_path, 'rb'))
+           if m]
+    chr_ = [m.group(1) for m in map(CHROME_NAME.match, open(chrome_path, 'rb'))
+            if m]
+    if not rep or len(rep) != len(chr_):
+        print('names: %d events in %s, %d in %s' % (len(rep), report_path,
+                                                   len(chr_), chrome_path))
+        return 1
+    bad = [(i, r, c) for i, (r, c) in enumerate(zip(rep, chr_)) if r != c]
+    for i, r, c in bad[:5]:
+        print('names: event %d: report %s, chrome %s' % (i, r.decode(errors='replace'),
+                                                       c.decode(errors='replace')))
     return 1 if bad else 0
 
 
@@ -159,6 +178,8 @@ if __name__ == '__main__':
         sys.exit(max(chrome(ref, path) for ref, path in pairs))
     elif sys.argv[1:2] == ['report'] and len(sys.argv) == 3:
         sys.exit(report(sys.argv[2]))
+    elif sys.argv[1:2] == ['names'] and len(sys.argv) == 4:
+        sys.exit(names(sys.argv[2], sys.argv[3]))
     else:
         sys.exit('usage: convert_check.py bt2 | chrome REF FILE.json [REF FILE.json...]'
-                 ' | report REF')
+                 ' | report REF | names REPORT.jsonl FILE.json')

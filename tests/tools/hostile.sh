@@ -128,7 +128,8 @@ escaped() {
 		run "$T/pt" convert "$log" --ctf "$T/e.ctf" || { cat "$T/err"; return 1; }
 	python3 tests/tools/cli_check.py clean "$T"/e.{txt,json,csv,stat,chrome} \
 		"$T/e.ctf/metadata" || return 1
-	python3 tests/tools/cli_check.py compare "$log" "$T/e.txt" "$T/e.json" "$T/e.csv"
+	python3 tests/tools/cli_check.py compare "$log" "$T/e.txt" "$T/e.json" "$T/e.csv" &&
+		python3 tests/tools/convert_check.py names "$T/e.json" "$T/e.chrome"
 }
 if python3 -c 1 2>/dev/null; then
 	check "names with ESC, BEL, CSI, bidi controls, formulas: escaped in every output, read back whole" \

@@ -19,11 +19,11 @@
  * first appearance, unique in the whole trace; args.thread keeps the
  * pthread_t in hex, and the thread's "M" event names it.
  *
- * Strings: every byte a name or data may hold comes out as valid JSON:
- * '"' and '\' escaped, control characters, DEL and bytes that are not
- * part of valid UTF-8 as \u00XX (so byte 0xNN reads back as U+00NN),
- * and the C1 and bidirectional controls of valid UTF-8 as \uXXXX (the
- * same text, which no terminal then obeys: "-" writes to stdout).
+ * Strings (names, args.data_text) are written by json_str() (jsonstr.h),
+ * as report --format json writes them: any bytes come out as valid JSON,
+ * control and bidirectional characters as \uXXXX (no terminal obeys
+ * them: "-" writes to stdout), bytes that are not valid UTF-8 as U+FFFD;
+ * args.data_hex keeps the data's exact bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,19 +32,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "convert.h"
-#include "textfmt.h"
-
-struct chrome_thread {
-	uint64_t thread;
-	int32_t pid;
-	uint32_t tid;			/* 0: free slot */
-};
-
-struct chrome_pid {
-	int32_t pid;
-	bool used;
-};
+#include "convert_out.h"
+#include "exporter.h"
+#include "jsonstr.h"
+#include "table.h"
 
 struct chrome_writer {
 	char *path;			/* to remove on failure; NULL: not a regular file */
@@ -53,74 +44,24 @@ struct chrome_writer {
 	bool have_base;
 	uint64_t base;
 	uint64_t events;
-	struct chrome_thread *thr;	/* open addressing on (pid, thread) */
-	size_t nthr, thr_cap;
-	struct chrome_pid *pids;	/* open addressing on the pid */
-	size_t npids, pid_cap;
+	struct table pids;		/* the processes named so far */
+	struct table thr;		/* (pid, thread): tid - 1 */
 };
 
-static void json_str(struct cv_out *o, const void *p, size_t n)
+static void out_put(void *o, const void *p, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *s = p;
-	uint32_t cp;
-	size_t i, k;
+	cv_out_write(o, p, n);
+}
 
-	cv_out_putc(o, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\') {
-			cv_out_putc(o, '\\');
-			cv_out_putc(o, (char)c);
-		} else if (c >= 0x20 && c < 0x7f) {
-			cv_out_putc(o, (char)c);
-		} else if (c >= 0x80 && (k = tf_utf8(s + i, n - i, &cp))) {
-			/* A C1 or bidirectional control: escaped, same text. */
-			if (tf_control(cp))
-				cv_out_printf(o, "\\u%04x", (unsigned int)cp);
-			else
-				cv_out_write(o, s + i, k);
-			i += k - 1;
-		} else {
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			cv_out_write(o, e, sizeof(e));
-		}
-	}
-	cv_out_putc(o, '"');
+/* The JSON string of report --format json too (jsonstr.h). */
+static void json_bytes(struct cv_out *o, const void *p, size_t n)
+{
+	json_str(out_put, o, p, n);
 }
 
 static void json_cstr(struct cv_out *o, const char *s)
 {
-	json_str(o, s, strlen(s));
-}
-
-static size_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
-static struct chrome_thread *thr_slot(struct chrome_thread *tab, size_t cap,
-				      int32_t pid, uint64_t thread)
-{
-	size_t i = hash64(thread ^ ((uint64_t)(uint32_t)pid << 40)) & (cap - 1);
-
-	while (tab[i].tid && (tab[i].pid != pid || tab[i].thread != thread))
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-static struct chrome_pid *pid_slot(struct chrome_pid *tab, size_t cap, int32_t pid)
-{
-	size_t i = hash64((uint32_t)pid) & (cap - 1);
-
-	while (tab[i].used && tab[i].pid != pid)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+	json_bytes(o, s, strlen(s));
 }
 
 static void separator(struct chrome_writer *w)
@@ -132,67 +73,40 @@ static void separator(struct chrome_writer *w)
 /* The process's "M" event the first time a pid shows; 0 or ENOMEM. */
 static int see_pid(struct chrome_writer *w, int32_t pid)
 {
-	struct chrome_pid *p;
-	size_t i;
+	bool added;
+	size_t n;
 
-	if (2 * (w->npids + 1) > w->pid_cap) {
-		size_t cap = w->pid_cap ? 2 * w->pid_cap : 64;
-		struct chrome_pid *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return ENOMEM;
-		for (i = 0; i < w->pid_cap; i++)
-			if (w->pids[i].used)
-				*pid_slot(tab, cap, w->pids[i].pid) = w->pids[i];
-		free(w->pids);
-		w->pids = tab;
-		w->pid_cap = cap;
-	}
-	p = pid_slot(w->pids, w->pid_cap, pid);
-	if (p->used)
+	if (table_add(&w->pids, (uint32_t)pid, 0, &n, &added))
+		return ENOMEM;
+	if (!added)
 		return 0;
-	p->used = true;
-	p->pid = pid;
-	w->npids++;
 	separator(w);
 	cv_out_printf(&w->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"ts\":0,\"pid\":%d,"
 		      "\"tid\":0,\"args\":{\"name\":\"pid %d\"}}", pid, pid);
 	return 0;
 }
 
-/* The small tid of (pid, thread), naming it the first time; 0 if no memory. */
+/* The small tid of (pid, thread), 1, 2, ... in order of first appearance,
+ * naming it the first time; 0 if no memory. */
 static uint32_t see_thread(struct chrome_writer *w, int32_t pid, uint64_t thread)
 {
-	struct chrome_thread *t;
-	size_t i;
+	bool added;
+	uint32_t tid;
+	size_t n;
 
-	if (2 * (w->nthr + 1) > w->thr_cap) {
-		size_t cap = w->thr_cap ? 2 * w->thr_cap : 64;
-		struct chrome_thread *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return 0;
-		for (i = 0; i < w->thr_cap; i++)
-			if (w->thr[i].tid)
-				*thr_slot(tab, cap, w->thr[i].pid, w->thr[i].thread) = w->thr[i];
-		free(w->thr);
-		w->thr = tab;
-		w->thr_cap = cap;
-	}
-	t = thr_slot(w->thr, w->thr_cap, pid, thread);
-	if (t->tid)
-		return t->tid;
-	t->pid = pid;
-	t->thread = thread;
-	t->tid = (uint32_t)++w->nthr;
+	if (table_add(&w->thr, (uint32_t)pid, thread, &n, &added))
+		return 0;
+	tid = (uint32_t)n + 1;		/* n < TABLE_MAX */
+	if (!added)
+		return tid;
 	separator(w);
 	cv_out_printf(&w->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":%d,"
 		      "\"tid\":%u,\"args\":{\"name\":\"thread 0x%llx\"}}",
-		      pid, t->tid, (unsigned long long)thread);
-	return t->tid;
+		      pid, tid, (unsigned long long)thread);
+	return tid;
 }
 
-int chrome_open(struct chrome_writer **wp, const char *path, struct logview *lv)
+static int chrome_open(void **wp, const char *path, struct logview *lv)
 {
 	struct chrome_writer *w = calloc(1, sizeof(*w));
 	struct stat st;
@@ -230,9 +144,10 @@ int chrome_open(struct chrome_writer **wp, const char *path, struct logview *lv)
 
 static const char *const truncation_names[] = { "no", "record", "read" };
 
-int chrome_event(struct chrome_writer *w, const struct lv_event *ev)
+static int chrome_event(void *arg, const struct lv_event *ev)
 {
 	static const char hex[] = "0123456789abcdef";
+	struct chrome_writer *w = arg;
 	struct cv_out *o = &w->out;
 	uint64_t ns = cv_ns(&ev->ts), d;
 	bool neg;
@@ -268,7 +183,7 @@ int chrome_event(struct chrome_writer *w, const struct lv_event *ev)
 		cv_out_putc(o, hex[ev->data[i] & 15]);
 	}
 	cv_out_puts(o, "\",\"data_text\":");
-	json_str(o, ev->data, ev->len);
+	json_bytes(o, ev->data, ev->len);
 	cv_out_puts(o, "}}");
 	w->events++;
 	return o->err;
@@ -276,14 +191,15 @@ int chrome_event(struct chrome_writer *w, const struct lv_event *ev)
 
 static void free_writer(struct chrome_writer *w)
 {
-	free(w->thr);
-	free(w->pids);
+	table_free(&w->thr);
+	table_free(&w->pids);
 	free(w->path);
 	free(w);
 }
 
-int chrome_finish(struct chrome_writer *w, struct logview *lv)
+static int chrome_finish(void *arg, struct logview *lv)
 {
+	struct chrome_writer *w = arg;
 	const struct posix_trace_status_info *st = &lv->status;
 	char name[TRACE_NAME_MAX] = "";
 	struct timespec ct = { 0, 0 };
@@ -301,8 +217,8 @@ int chrome_finish(struct chrome_writer *w, struct logview *lv)
 		      "\"log_overrun_status\":%d}}\n",
 		      (unsigned long long)cv_ns(&ct),
 		      (unsigned long long)(w->have_base ? w->base : cv_ns(&ct)),
-		      (unsigned long long)w->events, (unsigned long long)w->npids,
-		      (unsigned long long)w->nthr, st->posix_stream_overrun_status,
+		      (unsigned long long)w->events, (unsigned long long)w->pids.count,
+		      (unsigned long long)w->thr.count, st->posix_stream_overrun_status,
 		      st->posix_log_overrun_status);
 	ret = cv_out_close(o);
 	if (ret) {
@@ -315,10 +231,19 @@ int chrome_finish(struct chrome_writer *w, struct logview *lv)
 	return 0;
 }
 
-void chrome_abort(struct chrome_writer *w)
+static void chrome_abort(void *arg)
 {
+	struct chrome_writer *w = arg;
+
 	cv_out_close(&w->out);
 	if (w->path)
 		unlink(w->path);
 	free_writer(w);
 }
+
+const struct exporter chrome_exporter = {
+	.open = chrome_open,
+	.event = chrome_event,
+	.finish = chrome_finish,
+	.abort = chrome_abort,
+};

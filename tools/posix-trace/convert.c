@@ -17,7 +17,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "convert.h"
+#include "exporter.h"
+
+/* Opened and fed in this order, finished in the reverse one: so with both,
+ * the JSON is finished first and stays if the CTF trace then fails. */
+enum { EX_CTF, EX_CHROME, EX_NR };
+
+static const struct exporter *const exporters[EX_NR] = {
+	[EX_CTF] = &ctf_exporter,
+	[EX_CHROME] = &chrome_exporter,
+};
+
+/* getopt values of --ctf and --chrome: past every character. */
+#define OPT_EXPORT	256
 
 static void usage(FILE *f)
 {
@@ -33,34 +45,79 @@ static void usage(FILE *f)
 
 struct convert {
 	struct logview lv;
-	struct ctf_writer *ctf;
-	struct chrome_writer *chrome;
-	const char *ctf_dir, *chrome_path;
+	const char *dest[EX_NR];	/* NULL: not asked for */
+	void *w[EX_NR];			/* open, not yet finished */
 };
 
-/* Reads every event into both writers; 0 or an errno (*what says where). */
+static void abort_all(struct convert *c)
+{
+	int i;
+
+	for (i = 0; i < EX_NR; i++) {
+		if (c->w[i])
+			exporters[i]->abort(c->w[i]);
+		c->w[i] = NULL;
+	}
+}
+
+static int open_all(struct convert *c)
+{
+	int i, ret;
+
+	for (i = 0; i < EX_NR; i++) {
+		if (!c->dest[i])
+			continue;
+		ret = exporters[i]->open(&c->w[i], c->dest[i], &c->lv);
+		if (ret) {
+			pt_err("%s: %s", c->dest[i], ret == ENOTEMPTY ?
+			       "exists and is not an empty directory" : strerror(ret));
+			abort_all(c);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Reads every event into every export; 0 or an errno (*what says where). */
 static int convert_events(struct convert *c, const char **what)
 {
 	struct progress prog;
 	struct lv_event ev;
 	uint64_t n = 0;
-	int ret;
+	int i, ret;
 
 	progress_start(&prog, "converting (events)", 0);
 	while ((ret = lv_next(&c->lv, &ev)) > 0) {
-		if (c->ctf && (ret = ctf_event(c->ctf, &ev))) {
-			*what = c->ctf_dir;
-			break;
-		}
-		if (c->chrome && (ret = chrome_event(c->chrome, &ev))) {
-			*what = c->chrome_path;
-			break;
+		for (i = 0; i < EX_NR; i++) {
+			if (c->w[i] && (ret = exporters[i]->event(c->w[i], &ev))) {
+				*what = c->dest[i];
+				goto out;
+			}
 		}
 		if (!(++n & 1023))
 			progress_update(&prog, n);
 	}
+out:
 	progress_end(&prog);
 	return ret < 0 ? -ret : ret;
+}
+
+/* The exports finished so far stay when a later one fails: they are whole. */
+static int finish_all(struct convert *c)
+{
+	void *w;
+	int i, ret;
+
+	for (i = EX_NR - 1; i >= 0; i--) {
+		w = c->w[i];
+		c->w[i] = NULL;
+		if (w && (ret = exporters[i]->finish(w, &c->lv))) {
+			pt_err("%s: %s", c->dest[i], strerror(ret));
+			abort_all(c);
+			return ret;
+		}
+	}
+	return 0;
 }
 
 static int run(struct convert *c, const char *log)
@@ -73,55 +130,26 @@ static int run(struct convert *c, const char *log)
 		pt_err("%s: %s", log, ret == EINVAL ? "not a trace log" : strerror(ret));
 		return PT_EXIT_FAIL;
 	}
-	if (c->ctf_dir && (ret = ctf_open(&c->ctf, c->ctf_dir, &c->lv))) {
-		pt_err("%s: %s", c->ctf_dir, ret == ENOTEMPTY ?
-		       "exists and is not an empty directory" : strerror(ret));
-		goto err_log;
-	}
-	if (c->chrome_path && (ret = chrome_open(&c->chrome, c->chrome_path, &c->lv))) {
-		pt_err("%s: %s", c->chrome_path, strerror(ret));
-		goto err_ctf;
-	}
+	ret = open_all(c);
+	if (ret)
+		goto out;
 	ret = convert_events(c, &what);
 	if (ret) {
 		pt_err("%s: %s", what, strerror(ret));
-		goto err_chrome;
+		abort_all(c);
+		goto out;
 	}
-	if (c->chrome) {
-		ret = chrome_finish(c->chrome, &c->lv);
-		c->chrome = NULL;
-		if (ret) {
-			pt_err("%s: %s", c->chrome_path, strerror(ret));
-			goto err_ctf;
-		}
-	}
-	if (c->ctf) {
-		ret = ctf_finish(c->ctf, &c->lv);
-		if (ret) {
-			pt_err("%s: %s", c->ctf_dir, strerror(ret));
-			/* The JSON is complete: only the CTF trace is missing. */
-			goto err_log;
-		}
-	}
+	ret = finish_all(c);
+out:
 	lv_close(&c->lv);
-	return PT_EXIT_OK;
-
-err_chrome:
-	if (c->chrome)
-		chrome_abort(c->chrome);
-err_ctf:
-	if (c->ctf)
-		ctf_abort(c->ctf);
-err_log:
-	lv_close(&c->lv);
-	return PT_EXIT_FAIL;
+	return ret ? PT_EXIT_FAIL : PT_EXIT_OK;
 }
 
 int cmd_convert(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "ctf", required_argument, NULL, 'c' },
-		{ "chrome", required_argument, NULL, 'j' },
+		{ "ctf", required_argument, NULL, OPT_EXPORT + EX_CTF },
+		{ "chrome", required_argument, NULL, OPT_EXPORT + EX_CHROME },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -132,11 +160,9 @@ int cmd_convert(int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'c':
-			c.ctf_dir = optarg;
-			break;
-		case 'j':
-			c.chrome_path = optarg;
+		case OPT_EXPORT + EX_CTF:
+		case OPT_EXPORT + EX_CHROME:
+			c.dest[opt - OPT_EXPORT] = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -146,7 +172,7 @@ int cmd_convert(int argc, char **argv)
 			return PT_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || (!c.ctf_dir && !c.chrome_path)) {
+	if (optind != argc - 1 || (!c.dest[EX_CTF] && !c.dest[EX_CHROME])) {
 		pt_err(optind == argc - 1 ? "convert: --ctf or --chrome is needed" :
 		       "convert: one LOG is needed");
 		usage(stderr);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * posix-trace convert: the output backend, plain write(2) of the whole
- * buffer (convert.h).  bench/convert-out measures it against io_uring
+ * buffer (convert_out.h).  bench/convert-out measures it against io_uring
  * and stdio backends of these three functions (Documentation/
  * performance.md, "posix-trace convert: output path").
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "convert.h"
+#include "convert_out.h"
 
 int cv_out_init(struct cv_out *o, int fd)
 {

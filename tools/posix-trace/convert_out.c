@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* posix-trace convert: buffered output (convert.h); the backend that
+/* posix-trace convert: buffered output (convert_out.h); the backend that
  * empties the buffer is convert_fd.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert.h"
+#include "convert_out.h"
 
 void cv_out_write(struct cv_out *o, const void *p, size_t n)
 {

@@ -2,8 +2,8 @@
 /*
  * posix-trace convert --ctf DIR: a CTF 1.8 trace that babeltrace2 reads.
  *
- * DIR holds two files: "metadata" (plain-text TSDL, written last, when
- * every event type is known) and "stream" (stream 0: packets of at most
+ * DIR holds two files: "metadata" (plain-text TSDL, ctf_meta.c, written
+ * last, when every event type is known) and "stream" (stream 0: packets of at most
  * CTF_PACKET bytes, more for one event that does not fit, each with its
  * packet_size equal to its content_size so no padding is written).
  *
@@ -31,17 +31,15 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "convert.h"
+#include "convert_out.h"
+#include "ctf_meta.h"
+#include "exporter.h"
+#include "table.h"
 
 #define CTF_MAGIC		0xC1FC1FC1u
 #define CTF_PACKET		(64 * 1024)
 #define CTF_PKT_HDR		64	/* header 24 + context 40 bytes */
 #define CTF_EV_FIXED		37	/* header 12 + payload 25 bytes */
-
-struct ctf_class {
-	uint32_t id;
-	char *name;			/* NULL: free slot */
-};
 
 struct ctf_writer {
 	char *dir;
@@ -55,8 +53,7 @@ struct ctf_writer {
 	bool have_base;
 	uint64_t base, last;		/* base: realtime ns of clock value 0 */
 	uint64_t events, reordered;
-	struct ctf_class *cls;		/* open addressing on the id */
-	size_t ncls, cls_cap;
+	struct table cls;		/* event classes: id, name (val) */
 };
 
 static void put32(unsigned char *p, uint32_t v)
@@ -73,43 +70,25 @@ static void put64(unsigned char *p, uint64_t v)
 	put32(p + 4, (uint32_t)(v >> 32));
 }
 
-static struct ctf_class *class_slot(struct ctf_class *tab, size_t cap, uint32_t id)
-{
-	size_t i = (id * 2654435761u) & (cap - 1);
-
-	while (tab[i].name && tab[i].id != id)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-/* The first name given for an id stays (ids are never renamed). */
+/*
+ * The first name given for an id stays (ids are never renamed).  A name
+ * that could not be copied is tried again at the id's next event; one
+ * still missing at the end leaves its class out (no event has it).
+ */
 static int class_add(struct ctf_writer *w, uint32_t id, const char *name)
 {
-	struct ctf_class *c;
-	size_t i;
+	struct table_entry *e;
+	bool added;
+	size_t n;
+	int ret;
 
-	if (2 * (w->ncls + 1) > w->cls_cap) {
-		size_t cap = w->cls_cap ? 2 * w->cls_cap : 64;
-		struct ctf_class *tab = calloc(cap, sizeof(*tab));
-
-		if (!tab)
-			return ENOMEM;
-		for (i = 0; i < w->cls_cap; i++)
-			if (w->cls[i].name)
-				*class_slot(tab, cap, w->cls[i].id) = w->cls[i];
-		free(w->cls);
-		w->cls = tab;
-		w->cls_cap = cap;
-	}
-	c = class_slot(w->cls, w->cls_cap, id);
-	if (c->name)
-		return 0;
-	c->name = strdup(name);
-	if (!c->name)
-		return ENOMEM;
-	c->id = id;
-	w->ncls++;
-	return 0;
+	ret = table_add(&w->cls, id, 0, &n, &added);
+	if (ret)
+		return ret;
+	e = &w->cls.ent[n];
+	if (!e->val)
+		e->val = strdup(name);
+	return e->val ? 0 : ENOMEM;
 }
 
 static void type_cb(trace_event_id_t id, const char *name, void *arg)
@@ -186,7 +165,7 @@ static uint64_t create_ns(struct logview *lv)
 	return cv_ns(&ts);
 }
 
-int ctf_open(struct ctf_writer **wp, const char *dir, struct logview *lv)
+static int ctf_open(void **wp, const char *dir, struct logview *lv)
 {
 	struct ctf_writer *w = calloc(1, sizeof(*w));
 	int ret;
@@ -243,8 +222,9 @@ static void flush_packet(struct ctf_writer *w)
 	w->pkt_len = CTF_PKT_HDR;
 }
 
-int ctf_event(struct ctf_writer *w, const struct lv_event *ev)
+static int ctf_event(void *arg, const struct lv_event *ev)
 {
+	struct ctf_writer *w = arg;
 	size_t len = ev->len > UINT32_MAX ? UINT32_MAX : ev->len;
 	size_t size = CTF_EV_FIXED + len;
 	uint64_t ns = cv_ns(&ev->ts), t;
@@ -292,161 +272,81 @@ int ctf_event(struct ctf_writer *w, const struct lv_event *ev)
 	return w->stream.err;
 }
 
-/* A TSDL string literal: C escapes, every byte outside printable ASCII
- * as 3-digit octal so that any name reads back byte for byte. */
-static void tsdl_str(struct cv_out *o, const char *s)
-{
-	const unsigned char *c;
-
-	cv_out_putc(o, '"');
-	for (c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\') {
-			cv_out_putc(o, '\\');
-			cv_out_putc(o, (char)*c);
-		} else if (*c < 0x20 || *c >= 0x7f) {
-			cv_out_printf(o, "\\%03o", *c);
-		} else {
-			cv_out_putc(o, (char)*c);
-		}
-	}
-	cv_out_putc(o, '"');
-}
-
-static void uuid_str(const uint8_t u[16], char s[37])
-{
-	unsigned int i;
-	char *p = s;
-
-	for (i = 0; i < 16; i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			*p++ = '-';
-		p += sprintf(p, "%02x", u[i]);
-	}
-}
-
-static const char *policy_name(int p)
-{
-	switch (p) {
-	case POSIX_TRACE_LOOP:		return "LOOP";
-	case POSIX_TRACE_UNTIL_FULL:	return "UNTIL_FULL";
-	case POSIX_TRACE_FLUSH:		return "FLUSH";
-	case POSIX_TRACE_APPEND:	return "APPEND";
-	default:			return "?";
-	}
-}
-
 static int cmp_class(const void *a, const void *b)
 {
-	const struct ctf_class *x = a, *y = b;
+	const struct table_entry *x = *(const struct table_entry *const *)a;
+	const struct table_entry *y = *(const struct table_entry *const *)b;
 
-	return (x->id > y->id) - (x->id < y->id);
+	return (x->key[0] > y->key[0]) - (x->key[0] < y->key[0]);
 }
 
-static void write_env(struct cv_out *o, struct logview *lv)
+/* The classes that have a name, by id (ids in order read better): an
+ * array of *@n entries to free; NULL if no memory. */
+static struct table_entry **sorted_classes(struct table *cls, size_t *n)
 {
-	const struct posix_trace_status_info *st = &lv->status;
-	char name[TRACE_NAME_MAX] = "";
-	struct timespec res = { 0, 0 };
-	int sp = 0, lp = 0, inh = 0;
-	size_t max_data = 0;
+	struct table_entry **v;
+	size_t i;
 
-	posix_trace_attr_getname(&lv->attr, name);
-	posix_trace_attr_getstreamfullpolicy(&lv->attr, &sp);
-	posix_trace_attr_getlogfullpolicy(&lv->attr, &lp);
-	posix_trace_attr_getinherited(&lv->attr, &inh);
-	posix_trace_attr_getclockres(&lv->attr, &res);
-	posix_trace_attr_getmaxdatasize(&lv->attr, &max_data);
-	cv_out_printf(o, "env {\n\ttracer_name = \"posix-trace\";\n\ttrace_name = ");
-	tsdl_str(o, name);
-	cv_out_printf(o, ";\n\tcreation_time_ns = %llu;\n\tclock_resolution_ns = %llu;\n"
-		      "\tinherited = %d;\n\tstream_full_policy = \"%s\";\n"
-		      "\tlog_full_policy = \"%s\";\n\tmax_data_size = %llu;\n"
-		      "\tstream_status = %d;\n\tstream_full_status = %d;\n"
-		      "\tstream_overrun_status = %d;\n\tstream_flush_status = %d;\n"
-		      "\tstream_flush_error = %d;\n\tlog_overrun_status = %d;\n"
-		      "\tlog_full_status = %d;\n};\n\n",
-		      (unsigned long long)create_ns(lv), (unsigned long long)cv_ns(&res),
-		      inh == POSIX_TRACE_INHERITED, policy_name(sp), policy_name(lp),
-		      (unsigned long long)max_data, st->posix_stream_status,
-		      st->posix_stream_full_status, st->posix_stream_overrun_status,
-		      st->posix_stream_flush_status, st->posix_stream_flush_error,
-		      st->posix_log_overrun_status, st->posix_log_full_status);
+	*n = 0;
+	/* No overflow: the table's entries, each larger, were allocated. */
+	v = malloc((cls->count ? cls->count : 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < cls->count; i++)
+		if (cls->ent[i].val)
+			v[(*n)++] = &cls->ent[i];
+	qsort(v, *n, sizeof(*v), cmp_class);
+	return v;
 }
 
 static int write_metadata(struct ctf_writer *w, struct logview *lv)
 {
-	struct timespec res = { 0, 0 };
+	struct ctf_meta m = { .uuid = w->uuid, .base = w->base, .created = create_ns(lv) };
+	struct table_entry **cls;
 	struct cv_out o;
-	char uuid[37];
-	size_t i, n;
 	int ret;
 
+	cls = sorted_classes(&w->cls, &m.ncls);
+	if (!cls)
+		return ENOMEM;
+	m.cls = cls;
 	ret = create_file(w, "metadata", &o);
-	if (ret)
-		return ret;
-	uuid_str(w->uuid, uuid);
-	posix_trace_attr_getclockres(&lv->attr, &res);
-	cv_out_printf(&o,
-		"/* CTF 1.8 */\n"
-		"/* Written by posix-trace convert from a POSIX trace log. */\n\n"
-		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-		"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
-		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n\n"
-		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
-		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
-		"\t\tuint32_t stream_id;\n\t};\n};\n\n", uuid);
-	write_env(&o, lv);
-	cv_out_printf(&o,
-		"clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
-		"\tdescription = \"CLOCK_MONOTONIC of the traced system; offset + value is CLOCK_REALTIME\";\n"
-		"\tfreq = 1000000000;\n\tprecision = %llu;\n"
-		"\toffset_s = %llu;\n\toffset = %llu;\n\tabsolute = true;\n};\n\n"
-		"typealias integer { size = 64; align = 8; signed = false; "
-		"map = clock.monotonic.value; } := uint64_clock_t;\n\n"
-		"stream {\n\tid = 0;\n"
-		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tuint64_clock_t timestamp;\n\t};\n"
-		"\tpacket.context := struct {\n\t\tuint64_clock_t timestamp_begin;\n"
-		"\t\tuint64_clock_t timestamp_end;\n\t\tuint64_t content_size;\n"
-		"\t\tuint64_t packet_size;\n\t\tuint64_t packet_seq_num;\n\t};\n};\n",
-		uuid, (unsigned long long)cv_ns(&res),
-		(unsigned long long)(w->base / 1000000000u),
-		(unsigned long long)(w->base % 1000000000u));
-	/* Compact the table to sort it: ids in order read better. */
-	for (i = n = 0; i < w->cls_cap; i++)
-		if (w->cls[i].name)
-			w->cls[n++] = w->cls[i];
-	w->ncls = w->cls_cap = n;
-	if (n)		/* a log without types: no table at all (NULL) */
-		qsort(w->cls, n, sizeof(*w->cls), cmp_class);
-	for (i = 0; i < n; i++) {
-		cv_out_printf(&o, "\nevent {\n\tname = ");
-		tsdl_str(&o, w->cls[i].name);
-		cv_out_printf(&o, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n"
-			"\t\tint32_t pid;\n\t\tuint64_hex_t thread;\n\t\tuint64_hex_t address;\n"
-			"\t\tenum : uint8_t { NOT_TRUNCATED = 0, TRUNCATED_RECORD = 1, "
-			"TRUNCATED_READ = 2 } truncation;\n"
-			"\t\tuint32_t _data_length;\n\t\tuint8_t data[_data_length];\n\t};\n};\n",
-			w->cls[i].id);
+	if (!ret) {
+		ctf_meta_write(&o, &m, lv);
+		ret = cv_out_close(&o);
 	}
-	return cv_out_close(&o);
+	free(cls);
+	return ret;
 }
 
 static void free_writer(struct ctf_writer *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->cls_cap; i++)
-		free(w->cls[i].name);
-	free(w->cls);
+	for (i = 0; i < w->cls.count; i++)
+		free(w->cls.ent[i].val);
+	table_free(&w->cls);
 	free(w->pkt);
 	free(w->dir);
 	free(w);
 }
 
-int ctf_finish(struct ctf_writer *w, struct logview *lv)
+static void ctf_abort(void *arg)
 {
+	struct ctf_writer *w = arg;
+
+	cv_out_close(&w->stream);
+	unlinkat(w->dirfd, "stream", 0);
+	unlinkat(w->dirfd, "metadata", 0);
+	close(w->dirfd);
+	if (w->made_dir)
+		rmdir(w->dir);
+	free_writer(w);
+}
+
+static int ctf_finish(void *arg, struct logview *lv)
+{
+	struct ctf_writer *w = arg;
 	int ret;
 
 	/* An empty log still gets one (empty) packet: a stream to read. */
@@ -468,13 +368,9 @@ int ctf_finish(struct ctf_writer *w, struct logview *lv)
 	return 0;
 }
 
-void ctf_abort(struct ctf_writer *w)
-{
-	cv_out_close(&w->stream);
-	unlinkat(w->dirfd, "stream", 0);
-	unlinkat(w->dirfd, "metadata", 0);
-	close(w->dirfd);
-	if (w->made_dir)
-		rmdir(w->dir);
-	free_writer(w);
-}
+const struct exporter ctf_exporter = {
+	.open = ctf_open,
+	.event = ctf_event,
+	.finish = ctf_finish,
+	.abort = ctf_abort,
+};

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Names, data and timestamps in text, JSON and CSV: see textfmt.h. */
 #include <string.h>
+#include "jsonstr.h"
 #include "textfmt.h"
+#include "utf8.h"
 
 const char *tf_ts(char *buf, const struct timespec *ts)
 {
@@ -27,50 +29,6 @@ void tf_printable(FILE *f, const unsigned char *p, size_t n)
 }
 
 /*
- * Length of the valid UTF-8 sequence at @p (at most @n bytes), its code
- * point in *@cp; 0 if it is not one: no overlong forms, no surrogates,
- * nothing above U+10FFFF.
- */
-size_t tf_utf8(const unsigned char *p, size_t n, uint32_t *cp)
-{
-	size_t len, i;
-	uint32_t c;
-
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2, c = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3, c = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4, c = p[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	*cp = c;
-	return len;
-}
-
-bool tf_control(uint32_t cp)
-{
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||	/* C0, DEL, C1 */
-	       cp == 0x61c || cp == 0x200e || cp == 0x200f ||	/* ALM, LRM, RLM */
-	       (cp >= 0x202a && cp <= 0x202e) ||		/* embeddings, overrides */
-	       (cp >= 0x2066 && cp <= 0x2069);			/* isolates */
-}
-
-/*
  * Bytes of @s (@n of them) from @i that go out as they are: 0 for a byte
  * that tf_text() writes as \xNN ('\', a control character, a byte that
  * is not valid UTF-8: every byte of such a sequence, one at a time).
@@ -82,8 +40,8 @@ static size_t text_run(const unsigned char *s, size_t n, size_t i)
 
 	if (s[i] == '\\')
 		return 0;
-	len = tf_utf8(s + i, n - i, &cp);
-	return len && !tf_control(cp) ? len : 0;
+	len = utf8_next(s + i, n - i, &cp);
+	return cp != UTF8_BAD && !utf8_control(cp) ? len : 0;
 }
 
 static void text_bytes(FILE *f, const unsigned char *s, size_t n, bool csv)
@@ -108,29 +66,14 @@ void tf_text(FILE *f, const char *s)
 	text_bytes(f, (const unsigned char *)s, strlen(s), false);
 }
 
+static void file_put(void *f, const void *p, size_t n)
+{
+	fwrite(p, 1, n, f);
+}
+
 void tf_json(FILE *f, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, len;
-	uint32_t cp;
-
-	putc('"', f);
-	while (i < n) {
-		len = tf_utf8(p + i, n - i, &cp);
-		if (!len) {
-			fputs("\\ufffd", f);
-			i++;
-			continue;
-		}
-		if (cp == '"' || cp == '\\')
-			fprintf(f, "\\%c", (char)cp);
-		else if (tf_control(cp))
-			fprintf(f, "\\u%04x", (unsigned int)cp);
-		else
-			fwrite(p + i, 1, len, f);
-		i += len;
-	}
-	putc('"', f);
+	json_str(file_put, f, s, n);
 }
 
 void tf_csv(FILE *f, const char *s, size_t n)

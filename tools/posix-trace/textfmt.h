@@ -2,15 +2,13 @@
 /*
  * Writing names, data and timestamps for posix-trace report and stat, in
  * text, JSON and CSV (RFC 4180) alike.  Event and trace names are any
- * bytes but NUL: each format escapes them its own way (and convert's
- * Chrome JSON shares the UTF-8 rules below).
+ * bytes but NUL: each format escapes them its own way, all reading UTF-8
+ * with utf8.h; JSON is jsonstr.h's, which convert --chrome shares.
  */
 #ifndef PT_TEXTFMT_H
 #define PT_TEXTFMT_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -31,20 +29,14 @@ void tf_printable(FILE *f, const unsigned char *p, size_t n);
 /* A name on one text line: control characters, bytes that are not valid
  * UTF-8 and '\' as \xNN, each byte; valid UTF-8 otherwise as is. */
 void tf_text(FILE *f, const char *s);
-/* A JSON string with its quotes: control characters as \uXXXX; bytes
- * that are not valid UTF-8 become U+FFFD, so the output is always valid
- * JSON. */
+/* A JSON string with its quotes, as json_str() (jsonstr.h) writes it:
+ * control characters as \uXXXX, each maximal subpart of bytes that are
+ * not valid UTF-8 as U+FFFD. */
 void tf_json(FILE *f, const char *s, size_t n);
 /* A CSV field: the bytes escaped as tf_text() does; a ' before a first
  * character =, +, -, @ or ' (spreadsheets take the others for formulas:
  * remove one leading ' to read the value); quoted, quotes doubled, when it
  * holds ',' or '"'. */
 void tf_csv(FILE *f, const char *s, size_t n);
-
-/* Length of the valid UTF-8 sequence at @p (at most @n bytes) and its
- * code point in *@cp; 0 if @p does not start one. */
-size_t tf_utf8(const unsigned char *p, size_t n, uint32_t *cp);
-/* A code point a terminal obeys, or a bidirectional control. */
-bool tf_control(uint32_t cp);
 
 #endif

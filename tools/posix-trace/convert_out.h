@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * posix-trace convert: what convert.c shares with its two exporters
- * (ctf.c, chrome.c) and their buffered output (convert_out.c).
+ * posix-trace convert: the buffered output the exporters (ctf.c,
+ * chrome.c) write their files through.  convert_out.c fills the buffer;
+ * convert_fd.c is the backend that empties it, and bench/convert-out
+ * links other backends in its place.
  */
-#ifndef PT_CONVERT_H
-#define PT_CONVERT_H
+#ifndef PT_CONVERT_OUT_H
+#define PT_CONVERT_OUT_H
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "logview.h"
 
 /*
  * A file written through one buffer of CV_OUT_BUF bytes handed whole to
@@ -52,28 +53,5 @@ static inline void cv_out_puts(struct cv_out *o, const char *s)
 {
 	cv_out_write(o, s, strlen(s));
 }
-
-/* An event's time: CLOCK_REALTIME ns since the Epoch (wraps, never traps,
- * on a garbage timestamp). */
-static inline uint64_t cv_ns(const struct timespec *ts)
-{
-	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
-}
-
-/* The CTF 1.8 exporter (ctf.c): a trace directory @dir. */
-struct ctf_writer;
-int ctf_open(struct ctf_writer **w, const char *dir, struct logview *lv);
-int ctf_event(struct ctf_writer *w, const struct lv_event *ev);
-/* Writes the metadata: 0 or an errno.  Frees @w either way. */
-int ctf_finish(struct ctf_writer *w, struct logview *lv);
-/* After an error: removes what ctf_open() created, frees @w. */
-void ctf_abort(struct ctf_writer *w);
-
-/* The Chrome Trace Event Format exporter (chrome.c): @path, "-" stdout. */
-struct chrome_writer;
-int chrome_open(struct chrome_writer **w, const char *path, struct logview *lv);
-int chrome_event(struct chrome_writer *w, const struct lv_event *ev);
-int chrome_finish(struct chrome_writer *w, struct logview *lv);
-void chrome_abort(struct chrome_writer *w);
 
 #endif
