@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return fprintf(stderr, "usage: convert_mklog OUT N\n"), 2;
 	n = strtoul(argv[2], NULL, 0);
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "bench", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(&w, ids, names, 8);
 	for (k = 0; k < n; k += i) {

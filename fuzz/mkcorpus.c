@@ -34,7 +34,7 @@ static void big(void)
 		ev[i] = (struct lw_event){ .id = i ? 257 : 2, .pid = 7, .tid = 8,
 					   .ts = 5000000000ull + i, .data = data,
 					   .data_len = 300 * i };
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "big", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(&w, ids, names, 2);
 	lw_events(&w, ev, 10);
@@ -51,7 +51,7 @@ static void ring_many(void)
 	struct lw_log w;
 	unsigned int i;
 
-	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 1024, 128);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_RING, 512, 1024, 128);
 	lw_info(&w, "ring-many", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
 	lw_types(&w, ids, names, 1);
 	for (i = 0; i < 1024; i++) {
@@ -70,7 +70,7 @@ static void ring(const struct lw_event *ev, const struct posix_trace_status_info
 	char path[64];
 	struct lw_log w;
 
-	lw_init(&w, PT_LOG_LAYOUT_RING, 512, 3, 256);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_RING, 512, 3, 256);
 	lw_info(&w, name, POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
 	lw_types(&w, ids, names, 2);
 	lw_slot_as(&w, 1, 4, ev, 2, packed);
@@ -97,7 +97,7 @@ int main(void)
 		ev[i] = (struct lw_event){ .id = 256 + i % 2, .pid = 7, .tid = 8 + i,
 					   .ts = 5000000000ull + i, .data = "payload",
 					   .data_len = i };
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "seq", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(&w, ids, names, 5);
 	lw_events(&w, ev, 3);
@@ -107,12 +107,12 @@ int main(void)
 	save("corpus/seq", &w, w.end);
 	save("corpus/seq-cut", &w, w.end - 50);
 	lw_append(&w, 99, 1, &x, sizeof(x));
-	w.end += lw_block_at(&w, w.end, 98, PT_LOG_BF_CRITICAL, w.seq++, 1, &x, sizeof(x));
+	w.end += lw_block_at(&w, w.end, 98, POSIX_TRACE_LOG_BF_CRITICAL, w.seq++, 1, &x, sizeof(x));
 	save("corpus/seq-unknown", &w, w.end);
 	free(w.buf);
 
 	/* format 1.1: packed EVENTS blocks, sequential and ring */
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "packed", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(&w, ids, names, 5);
 	lw_events_packed(&w, ev, 3);

@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 	ev[NAMES] = ev[1];
 	ev[NAMES].flags = POSIX_TRACE_REC_TRUNCATED;
 	ev[NAMES].ts += 999999999;
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "odd \"trace\"\n", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(&w, ids, names, NAMES);
 	lw_events(&w, ev, NAMES + 1);

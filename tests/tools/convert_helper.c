@@ -90,7 +90,7 @@ static int odd(const char *path, unsigned int n, bool back)
 	for (i = 0; i < sizeof(data); i++)
 		data[i] = (unsigned char)(i * 37 + 1);
 	data[0] = 0;
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "odd \"name\"\n\xff", POSIX_TRACE_LOOP, POSIX_TRACE_APPEND);
 	lw_types(&w, ids, names, 9);
 	for (k = 0; k < n; k += 200) {

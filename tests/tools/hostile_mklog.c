@@ -36,7 +36,7 @@ static struct lw_event event(uint32_t id, uint64_t ts, const void *data, uint32_
 static void seq_log(struct lw_log *w, const trace_event_id_t *ids,
 		    const char *const *names, unsigned int n)
 {
-	lw_init(w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(w, "hostile", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(w, ids, names, n);
 }
@@ -54,9 +54,9 @@ static void mk_bigdata(struct lw_log *w, int huge)
 	seq_log(w, ids, names, 1);
 	if (huge) {
 		/* INFO is the first block, at the end of the 64-byte header. */
-		lw_put64(w->buf + PT_LOG_HEADER_MIN + PT_LOG_BLOCK_HDR + PT_LOG_I_MAX_DATA,
+		lw_put64(w->buf + POSIX_TRACE_LOG_HEADER_V1 + POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_I_MAX_DATA,
 			 UINT64_MAX);
-		lw_reseal(w, PT_LOG_HEADER_MIN);
+		lw_reseal(w, POSIX_TRACE_LOG_HEADER_V1);
 	}
 	for (i = 0; i < 3; i++)
 		ev[i] = event(257, 5000000000ull + i, data, sizeof(data));
@@ -120,7 +120,7 @@ static void mk_ring(struct lw_log *w, uint32_t nslots)
 	struct lw_event ev;
 	uint32_t i;
 
-	lw_init(w, PT_LOG_LAYOUT_RING, 4096, nslots, 128);
+	lw_init(w, POSIX_TRACE_LOG_LAYOUT_RING, 4096, nslots, 128);
 	lw_info(w, "ring", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
 	lw_types(w, ids, names, 1);
 	for (i = 0; i < nslots; i++) {
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 	else
 		return fputs("usage: hostile_mklog maxdata|bigdata|longname|escape|span|backspan|bare|ring N PATH\n",
 			     stderr), 2;
-	if (w.layout == PT_LOG_LAYOUT_SEQ)
+	if (w.layout == POSIX_TRACE_LOG_LAYOUT_SEQ)
 		lw_status(&w, &done);
 	if (lw_save(&w, w.end, path))
 		return perror(path), 1;

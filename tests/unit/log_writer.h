@@ -72,28 +72,28 @@ static inline void lw_init(struct lw_log *w, int layout, uint32_t meta,
 	memset(w, 0, sizeof(*w));
 	w->layout = layout;
 	w->tag = 0x5eed1234;
-	lw_reserve(w, PT_LOG_HEADER_MIN);
+	lw_reserve(w, POSIX_TRACE_LOG_HEADER_V1);
 	h = w->buf;
-	memcpy(h, PT_LOG_MAGIC, 8);
-	lw_put16(h + PT_LOG_H_MAJOR, PT_LOG_MAJOR);
-	lw_put16(h + PT_LOG_H_MINOR, POSIX_TRACE_LOG_MINOR);
-	h[PT_LOG_H_BYTE_ORDER] = PT_LOG_ORDER_LE;
-	h[PT_LOG_H_WORD_SIZE] = sizeof(void *);
-	h[PT_LOG_H_LAYOUT] = (uint8_t)layout;
-	lw_put32(h + PT_LOG_H_HEADER_SIZE, PT_LOG_HEADER_MIN);
-	lw_put32(h + PT_LOG_H_BLOCK_MAX, 1 << 16);
-	lw_put32(h + PT_LOG_H_LOG_TAG, w->tag);
-	if (layout == PT_LOG_LAYOUT_RING) {
-		w->ring_offset = PT_LOG_HEADER_MIN + meta;
+	memcpy(h, POSIX_TRACE_LOG_MAGIC, 8);
+	lw_put16(h + POSIX_TRACE_LOG_H_MAJOR, POSIX_TRACE_LOG_MAJOR);
+	lw_put16(h + POSIX_TRACE_LOG_H_MINOR, POSIX_TRACE_LOG_MINOR);
+	h[POSIX_TRACE_LOG_H_BYTE_ORDER] = POSIX_TRACE_LOG_ORDER_LE;
+	h[POSIX_TRACE_LOG_H_WORD_SIZE] = sizeof(void *);
+	h[POSIX_TRACE_LOG_H_LAYOUT] = (uint8_t)layout;
+	lw_put32(h + POSIX_TRACE_LOG_H_HEADER_SIZE, POSIX_TRACE_LOG_HEADER_V1);
+	lw_put32(h + POSIX_TRACE_LOG_H_BLOCK_MAX, 1 << 16);
+	lw_put32(h + POSIX_TRACE_LOG_H_LOG_TAG, w->tag);
+	if (layout == POSIX_TRACE_LOG_LAYOUT_RING) {
+		w->ring_offset = POSIX_TRACE_LOG_HEADER_V1 + meta;
 		w->slot_size = slot_size;
-		lw_put64(h + PT_LOG_H_RING_OFFSET, w->ring_offset);
-		lw_put64(h + PT_LOG_H_RING_SIZE, (uint64_t)nslots * slot_size);
-		lw_put32(h + PT_LOG_H_SLOT_SIZE, slot_size);
+		lw_put64(h + POSIX_TRACE_LOG_H_RING_OFFSET, w->ring_offset);
+		lw_put64(h + POSIX_TRACE_LOG_H_RING_SIZE, (uint64_t)nslots * slot_size);
+		lw_put32(h + POSIX_TRACE_LOG_H_SLOT_SIZE, slot_size);
 		lw_reserve(w, w->ring_offset + (size_t)nslots * slot_size);
 		h = w->buf;
 	}
-	lw_put32(h + PT_LOG_H_CRC, pt_log_crc(h, PT_LOG_HEADER_MIN, PT_LOG_H_CRC));
-	w->end = PT_LOG_HEADER_MIN;
+	lw_put32(h + POSIX_TRACE_LOG_H_CRC, pt_log_crc(h, POSIX_TRACE_LOG_HEADER_V1, POSIX_TRACE_LOG_H_CRC));
+	w->end = POSIX_TRACE_LOG_HEADER_V1;
 }
 
 /* Write a block at @pos; returns its length. */
@@ -101,22 +101,22 @@ static inline uint32_t lw_block_at(struct lw_log *w, size_t pos, uint16_t type, 
 				   uint64_t seq, uint32_t count, const void *payload,
 				   uint32_t plen)
 {
-	uint32_t len = (uint32_t)PT_ROUND8(PT_LOG_BLOCK_HDR + plen);
+	uint32_t len = (uint32_t)PT_ROUND8(POSIX_TRACE_LOG_BLOCK_HDR + plen);
 	uint8_t *b;
 
 	lw_reserve(w, pos + len);
 	b = w->buf + pos;
 	memset(b, 0, len);
-	lw_put32(b + PT_LOG_B_MAGIC, PT_LOG_BLOCK_MAGIC);
-	lw_put16(b + PT_LOG_B_TYPE, type);
-	lw_put16(b + PT_LOG_B_FLAGS, flags);
-	lw_put32(b + PT_LOG_B_LENGTH, len);
-	lw_put64(b + PT_LOG_B_SEQ, seq);
-	lw_put32(b + PT_LOG_B_COUNT, count);
-	lw_put32(b + PT_LOG_B_TAG, w->tag);
+	lw_put32(b + POSIX_TRACE_LOG_B_MAGIC, POSIX_TRACE_LOG_BLOCK_MAGIC);
+	lw_put16(b + POSIX_TRACE_LOG_B_TYPE, type);
+	lw_put16(b + POSIX_TRACE_LOG_B_FLAGS, flags);
+	lw_put32(b + POSIX_TRACE_LOG_B_LENGTH, len);
+	lw_put64(b + POSIX_TRACE_LOG_B_SEQ, seq);
+	lw_put32(b + POSIX_TRACE_LOG_B_COUNT, count);
+	lw_put32(b + POSIX_TRACE_LOG_B_TAG, w->tag);
 	if (plen)
-		memcpy(b + PT_LOG_BLOCK_HDR, payload, plen);
-	lw_put32(b + PT_LOG_B_CRC, pt_log_crc(b, len, PT_LOG_B_CRC));
+		memcpy(b + POSIX_TRACE_LOG_BLOCK_HDR, payload, plen);
+	lw_put32(b + POSIX_TRACE_LOG_B_CRC, pt_log_crc(b, len, POSIX_TRACE_LOG_B_CRC));
 	return len;
 }
 
@@ -125,7 +125,7 @@ static inline void lw_reseal(struct lw_log *w, size_t pos)
 {
 	uint8_t *b = w->buf + pos;
 
-	lw_put32(b + PT_LOG_B_CRC, pt_log_crc(b, pt_le32(b + PT_LOG_B_LENGTH), PT_LOG_B_CRC));
+	lw_put32(b + POSIX_TRACE_LOG_B_CRC, pt_log_crc(b, pt_le32(b + POSIX_TRACE_LOG_B_LENGTH), POSIX_TRACE_LOG_B_CRC));
 }
 
 /* The next block in file order (sequential) or in the metadata area. */
@@ -141,30 +141,30 @@ static inline size_t lw_append(struct lw_log *w, uint16_t type, uint32_t count,
 static inline void lw_info(struct lw_log *w, const char *name, int stream_policy,
 			   int log_policy)
 {
-	uint8_t p[PT_LOG_INFO_V1 + TRACE_NAME_MAX] = { 0 };
+	uint8_t p[POSIX_TRACE_LOG_INFO_V1 + TRACE_NAME_MAX] = { 0 };
 	uint32_t nlen = (uint32_t)strlen(name);
 
-	lw_put32(p + PT_LOG_I_SIZE, PT_LOG_INFO_V1);
-	lw_put32(p + PT_LOG_I_PID, 4242);
-	lw_put64(p + PT_LOG_I_REALTIME, 1700000000ull * 1000000000ull);
-	lw_put64(p + PT_LOG_I_MONOTONIC, 5000000000ull);
-	lw_put64(p + PT_LOG_I_CLOCK_RES, 1);
-	lw_put32(p + PT_LOG_I_INHERIT, POSIX_TRACE_INHERITED);
-	lw_put32(p + PT_LOG_I_STREAM_POLICY, (uint32_t)stream_policy);
-	lw_put32(p + PT_LOG_I_LOG_POLICY, (uint32_t)log_policy);
-	lw_put64(p + PT_LOG_I_STREAM_SIZE, 65536);
-	lw_put64(p + PT_LOG_I_MAX_DATA, 200);
-	lw_put64(p + PT_LOG_I_LOG_SIZE, 1 << 20);
-	memcpy(p + PT_LOG_I_GENVERSION, "posix-trace-1.0", 15);
-	lw_put32(p + PT_LOG_I_NAME_LEN, nlen);
-	memcpy(p + PT_LOG_INFO_V1, name, nlen);
-	lw_append(w, PT_LOG_BT_INFO, 1, p, PT_LOG_INFO_V1 + nlen);
+	lw_put32(p + POSIX_TRACE_LOG_I_SIZE, POSIX_TRACE_LOG_INFO_V1);
+	lw_put32(p + POSIX_TRACE_LOG_I_PID, 4242);
+	lw_put64(p + POSIX_TRACE_LOG_I_REALTIME, 1700000000ull * 1000000000ull);
+	lw_put64(p + POSIX_TRACE_LOG_I_MONOTONIC, 5000000000ull);
+	lw_put64(p + POSIX_TRACE_LOG_I_CLOCK_RES, 1);
+	lw_put32(p + POSIX_TRACE_LOG_I_INHERIT, POSIX_TRACE_INHERITED);
+	lw_put32(p + POSIX_TRACE_LOG_I_STREAM_POLICY, (uint32_t)stream_policy);
+	lw_put32(p + POSIX_TRACE_LOG_I_LOG_POLICY, (uint32_t)log_policy);
+	lw_put64(p + POSIX_TRACE_LOG_I_STREAM_SIZE, 65536);
+	lw_put64(p + POSIX_TRACE_LOG_I_MAX_DATA, 200);
+	lw_put64(p + POSIX_TRACE_LOG_I_LOG_SIZE, 1 << 20);
+	memcpy(p + POSIX_TRACE_LOG_I_GENVERSION, "posix-trace-1.0", 15);
+	lw_put32(p + POSIX_TRACE_LOG_I_NAME_LEN, nlen);
+	memcpy(p + POSIX_TRACE_LOG_INFO_V1, name, nlen);
+	lw_append(w, POSIX_TRACE_LOG_BT_INFO, 1, p, POSIX_TRACE_LOG_INFO_V1 + nlen);
 }
 
 static inline size_t lw_types(struct lw_log *w, const trace_event_id_t *ids,
 			    const char *const *names, unsigned int n)
 {
-	uint8_t p[64 * (PT_LOG_TYPE_HDR + TRACE_EVENT_NAME_MAX + 8)] = { 0 };
+	uint8_t p[64 * (POSIX_TRACE_LOG_TYPE_HDR + TRACE_EVENT_NAME_MAX + 8)] = { 0 };
 	uint32_t off = 0, nlen;
 	unsigned int i;
 
@@ -172,10 +172,10 @@ static inline size_t lw_types(struct lw_log *w, const trace_event_id_t *ids,
 		nlen = (uint32_t)strlen(names[i]);
 		lw_put32(p + off, ids[i]);
 		lw_put16(p + off + 4, (uint16_t)nlen);
-		memcpy(p + off + PT_LOG_TYPE_HDR, names[i], nlen);
-		off += (uint32_t)PT_ROUND8(PT_LOG_TYPE_HDR + nlen);
+		memcpy(p + off + POSIX_TRACE_LOG_TYPE_HDR, names[i], nlen);
+		off += (uint32_t)PT_ROUND8(POSIX_TRACE_LOG_TYPE_HDR + nlen);
 	}
-	return lw_append(w, PT_LOG_BT_TYPES, i, p, off);
+	return lw_append(w, POSIX_TRACE_LOG_BT_TYPES, i, p, off);
 }
 
 /* The EVENTS payload of @n events into @p (big enough); its length. */
@@ -186,20 +186,20 @@ static inline uint32_t lw_records(uint8_t *p, const struct lw_event *ev, unsigne
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		size = (uint32_t)PT_ROUND8(PT_LOG_RECORD_HDR + ev[i].data_len);
+		size = (uint32_t)PT_ROUND8(POSIX_TRACE_LOG_RECORD_HDR + ev[i].data_len);
 		memset(p + off, 0, size);
-		lw_put32(p + off + PT_LOG_R_SIZE, size);
-		lw_put32(p + off + PT_LOG_R_ID, ev[i].id);
-		lw_put32(p + off + PT_LOG_R_PID, ev[i].pid);
-		lw_put32(p + off + PT_LOG_R_TID, ev[i].tid);
-		lw_put32(p + off + PT_LOG_R_DATA_LEN, ev[i].data_len);
-		lw_put32(p + off + PT_LOG_R_FLAGS, ev[i].flags);
-		lw_put64(p + off + PT_LOG_R_SEQ, (*seq)++);
-		lw_put64(p + off + PT_LOG_R_TIMESTAMP, ev[i].ts);
-		lw_put64(p + off + PT_LOG_R_THREAD, ev[i].thread);
-		lw_put64(p + off + PT_LOG_R_ADDRESS, ev[i].address);
+		lw_put32(p + off + POSIX_TRACE_LOG_R_SIZE, size);
+		lw_put32(p + off + POSIX_TRACE_LOG_R_ID, ev[i].id);
+		lw_put32(p + off + POSIX_TRACE_LOG_R_PID, ev[i].pid);
+		lw_put32(p + off + POSIX_TRACE_LOG_R_TID, ev[i].tid);
+		lw_put32(p + off + POSIX_TRACE_LOG_R_DATA_LEN, ev[i].data_len);
+		lw_put32(p + off + POSIX_TRACE_LOG_R_FLAGS, ev[i].flags);
+		lw_put64(p + off + POSIX_TRACE_LOG_R_SEQ, (*seq)++);
+		lw_put64(p + off + POSIX_TRACE_LOG_R_TIMESTAMP, ev[i].ts);
+		lw_put64(p + off + POSIX_TRACE_LOG_R_THREAD, ev[i].thread);
+		lw_put64(p + off + POSIX_TRACE_LOG_R_ADDRESS, ev[i].address);
 		if (ev[i].data_len)
-			memcpy(p + off + PT_LOG_RECORD_HDR, ev[i].data, ev[i].data_len);
+			memcpy(p + off + POSIX_TRACE_LOG_RECORD_HDR, ev[i].data, ev[i].data_len);
 		off += size;
 	}
 	return off;
@@ -210,7 +210,7 @@ static inline size_t lw_events(struct lw_log *w, const struct lw_event *ev, unsi
 	static uint8_t p[1 << 16];
 	uint64_t rseq = 0;
 
-	return lw_append(w, PT_LOG_BT_EVENTS, n, p, lw_records(p, ev, n, &rseq));
+	return lw_append(w, POSIX_TRACE_LOG_BT_EVENTS, n, p, lw_records(p, ev, n, &rseq));
 }
 
 /*
@@ -267,7 +267,7 @@ static inline size_t lw_events_packed(struct lw_log *w, const struct lw_event *e
 	static uint8_t p[1 << 16];
 	size_t pos = w->end;
 
-	w->end += lw_block_at(w, pos, POSIX_TRACE_LOG_BT_PACKED, PT_LOG_BF_CRITICAL,
+	w->end += lw_block_at(w, pos, POSIX_TRACE_LOG_BT_PACKED, POSIX_TRACE_LOG_BF_CRITICAL,
 			      w->seq++, n, p, lw_packed_records(p, ev, n));
 	return pos;
 }
@@ -283,10 +283,10 @@ static inline void lw_slot_as(struct lw_log *w, uint32_t slot, uint64_t seq,
 	size_t pos = w->ring_offset + (size_t)slot * w->slot_size;
 
 	if (packed)
-		lw_block_at(w, pos, POSIX_TRACE_LOG_BT_PACKED, PT_LOG_BF_CRITICAL, seq, n,
+		lw_block_at(w, pos, POSIX_TRACE_LOG_BT_PACKED, POSIX_TRACE_LOG_BF_CRITICAL, seq, n,
 			    p, lw_packed_records(p, ev, n));
 	else
-		lw_block_at(w, pos, PT_LOG_BT_EVENTS, 0, seq, n, p,
+		lw_block_at(w, pos, POSIX_TRACE_LOG_BT_EVENTS, 0, seq, n, p,
 			    lw_records(p, ev, n, &rseq));
 }
 
@@ -298,9 +298,9 @@ static inline void lw_slot(struct lw_log *w, uint32_t slot, uint64_t seq,
 
 static inline void lw_status(struct lw_log *w, const struct posix_trace_status_info *s)
 {
-	uint8_t p[PT_LOG_STATUS_V1];
+	uint8_t p[POSIX_TRACE_LOG_STATUS_V1];
 
-	lw_put32(p, PT_LOG_STATUS_V1);
+	lw_put32(p, POSIX_TRACE_LOG_STATUS_V1);
 	lw_put32(p + 4, (uint32_t)s->posix_stream_status);
 	lw_put32(p + 8, (uint32_t)s->posix_stream_full_status);
 	lw_put32(p + 12, (uint32_t)s->posix_stream_overrun_status);
@@ -308,7 +308,7 @@ static inline void lw_status(struct lw_log *w, const struct posix_trace_status_i
 	lw_put32(p + 20, (uint32_t)s->posix_stream_flush_error);
 	lw_put32(p + 24, (uint32_t)s->posix_log_overrun_status);
 	lw_put32(p + 28, (uint32_t)s->posix_log_full_status);
-	lw_append(w, PT_LOG_BT_STATUS, 1, p, sizeof(p));
+	lw_append(w, POSIX_TRACE_LOG_BT_STATUS, 1, p, sizeof(p));
 }
 
 /* Write the first @len bytes of the log to @path; 0, or -1 with errno. */

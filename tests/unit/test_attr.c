@@ -40,7 +40,7 @@ static void test_defaults(void)
 	EXPECT_RC(posix_trace_attr_getname(&attr, buf), 0);
 	EXPECT(strcmp(buf, "") == 0);
 	EXPECT_RC(posix_trace_attr_getgenversion(&attr, buf), 0);
-	EXPECT(strcmp(buf, PT_GENVERSION) == 0);
+	EXPECT(strcmp(buf, POSIX_TRACE_GENVERSION) == 0);
 	EXPECT(strlen(buf) > 0 && strlen(buf) < TRACE_NAME_MAX);
 	EXPECT_RC(posix_trace_attr_getcreatetime(&attr, &ts), 0);
 	EXPECT(ts.tv_sec == 0 && ts.tv_nsec == 0);
@@ -170,7 +170,7 @@ static void test_name_heap_buffer(void)
 	EXPECT_RC(posix_trace_attr_getname(&attr, buf), 0);
 	EXPECT_EQ(strlen(buf), TRACE_NAME_MAX - 1);
 	EXPECT_RC(posix_trace_attr_getgenversion(&attr, buf), 0);
-	EXPECT(strcmp(buf, PT_GENVERSION) == 0);
+	EXPECT(strcmp(buf, POSIX_TRACE_GENVERSION) == 0);
 	free(buf);
 }
 
@@ -222,11 +222,11 @@ static void test_genversion_guarded(void)
 	memset(guarded, CANARY, sizeof(guarded));
 	EXPECT_RC(posix_trace_attr_init(&attr), 0);
 	EXPECT_RC(posix_trace_attr_getgenversion(&attr, buf), 0);
-	EXPECT(strcmp(buf, PT_GENVERSION) == 0);
+	EXPECT(strcmp(buf, POSIX_TRACE_GENVERSION) == 0);
 	for (i = 0; i < CANARY_LEN; i++)
 		EXPECT(guarded[i] == CANARY);
 	/* Nothing beyond the NUL is written. */
-	for (i = strlen(PT_GENVERSION) + 1; i < TRACE_NAME_MAX + CANARY_LEN; i++)
+	for (i = strlen(POSIX_TRACE_GENVERSION) + 1; i < TRACE_NAME_MAX + CANARY_LEN; i++)
 		EXPECT(guarded[CANARY_LEN + i] == CANARY);
 }
 

@@ -54,7 +54,7 @@ static void mk_sample(struct lw_log *w)
 {
 	struct lw_event ev[12];
 
-	lw_init(w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(w, "sample", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(w, sys_ids, sys_names, 3);
 	lw_types(w, user_ids, user_names, 2);
@@ -293,7 +293,7 @@ static void test_cut_at_every_offset_reads_complete_blocks(void)
 	int ret;
 
 	mk_sample(&w);
-	info_end = PT_LOG_HEADER_MIN + pt_le32(w.buf + PT_LOG_HEADER_MIN + PT_LOG_B_LENGTH);
+	info_end = POSIX_TRACE_LOG_HEADER_V1 + pt_le32(w.buf + POSIX_TRACE_LOG_HEADER_V1 + POSIX_TRACE_LOG_B_LENGTH);
 	for (cut = 0; cut <= w.len; cut++) {
 		ret = open_buf(w.buf, cut, &trid);
 		if (cut < info_end) {
@@ -332,10 +332,10 @@ static void test_bit_flips_are_caught(void)
 				/* a damaged block ends the log before it */
 				if (at >= events2_at && at < status_at)
 					bad += n != 5;
-				else if (at < status_at && at >= PT_LOG_HEADER_MIN + 160)
+				else if (at < status_at && at >= POSIX_TRACE_LOG_HEADER_V1 + 160)
 					bad += n != 0 && n != 5 && n != 12;
 				posix_trace_close(trid);
-			} else if (at >= PT_LOG_HEADER_MIN + 160) {
+			} else if (at >= POSIX_TRACE_LOG_HEADER_V1 + 160) {
 				bad++;	/* only the header and INFO are required */
 			}
 			w.buf[at] ^= (uint8_t)(1 << bit);
@@ -348,7 +348,7 @@ static void test_bit_flips_are_caught(void)
 
 static void reseal_block(uint8_t *b)
 {
-	lw_put32(b + PT_LOG_B_CRC, pt_log_crc(b, pt_le32(b + PT_LOG_B_LENGTH), PT_LOG_B_CRC));
+	lw_put32(b + POSIX_TRACE_LOG_B_CRC, pt_log_crc(b, pt_le32(b + POSIX_TRACE_LOG_B_LENGTH), POSIX_TRACE_LOG_B_CRC));
 }
 
 /* Valid CRCs around invalid contents: lengths and counts out of range. */
@@ -363,19 +363,19 @@ static void test_hostile_lengths_and_counts(void)
 	/* Record count far above what the block holds. */
 	mk_sample(&w);
 	b = w.buf + events2_at;
-	lw_put32(b + PT_LOG_B_COUNT, 0xffffffffu);
+	lw_put32(b + POSIX_TRACE_LOG_B_COUNT, 0xffffffffu);
 	reseal_block(b);
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_EQ(drain(trid, 0, 1), 12);
 	posix_trace_close(trid);
 	/* A record whose size runs past the block and one with data_len > size. */
-	lw_put32(b + PT_LOG_BLOCK_HDR + PT_LOG_R_SIZE, 1u << 30);
+	lw_put32(b + POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_R_SIZE, 1u << 30);
 	reseal_block(b);
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_EQ(drain(trid, 0, 1), 5);
 	posix_trace_close(trid);
-	lw_put32(b + PT_LOG_BLOCK_HDR + PT_LOG_R_SIZE, PT_LOG_RECORD_HDR);
-	lw_put32(b + PT_LOG_BLOCK_HDR + PT_LOG_R_DATA_LEN, 9);
+	lw_put32(b + POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_R_SIZE, POSIX_TRACE_LOG_RECORD_HDR);
+	lw_put32(b + POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_R_DATA_LEN, 9);
 	reseal_block(b);
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_EQ(drain(trid, 0, 1), 5);
@@ -384,11 +384,11 @@ static void test_hostile_lengths_and_counts(void)
 	/* A block length of 4 GiB - 8 and of 0. */
 	mk_sample(&w);
 	b = w.buf + events2_at;
-	lw_put32(b + PT_LOG_B_LENGTH, 0xfffffff8u);
+	lw_put32(b + POSIX_TRACE_LOG_B_LENGTH, 0xfffffff8u);
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_EQ(drain(trid, 0, 1), 5);
 	posix_trace_close(trid);
-	lw_put32(b + PT_LOG_B_LENGTH, 0);
+	lw_put32(b + POSIX_TRACE_LOG_B_LENGTH, 0);
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_EQ(drain(trid, 0, 1), 5);
 	posix_trace_close(trid);
@@ -396,15 +396,15 @@ static void test_hostile_lengths_and_counts(void)
 	/* A type name longer than TRACE_EVENT_NAME_MAX, an id out of range. */
 	mk_sample(&w);
 	b = w.buf + late_types_at;
-	EXPECT_EQ(pt_le16(b + PT_LOG_B_TYPE), PT_LOG_BT_TYPES);
-	lw_put32(b + PT_LOG_BLOCK_HDR, 5000);
+	EXPECT_EQ(pt_le16(b + POSIX_TRACE_LOG_B_TYPE), POSIX_TRACE_LOG_BT_TYPES);
+	lw_put32(b + POSIX_TRACE_LOG_BLOCK_HDR, 5000);
 	reseal_block(b);
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_RC(posix_trace_eventid_get_name(trid, 258, name), EINVAL);
 	EXPECT_EQ(drain(trid, 0, 1), 12);
 	posix_trace_close(trid);
-	lw_put32(b + PT_LOG_BLOCK_HDR, 258);
-	lw_put16(b + PT_LOG_BLOCK_HDR + 4, 60000);
+	lw_put32(b + POSIX_TRACE_LOG_BLOCK_HDR, 258);
+	lw_put16(b + POSIX_TRACE_LOG_BLOCK_HDR + 4, 60000);
 	reseal_block(b);
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_RC(posix_trace_eventid_get_name(trid, 258, name), EINVAL);
@@ -421,16 +421,16 @@ static void test_bad_header_is_einval(void)
 
 	mk_sample(&w);
 	h = w.buf;
-	lw_put16(h + PT_LOG_H_MAJOR, 2);		/* a later major version */
-	lw_put32(h + PT_LOG_H_CRC, pt_log_crc(h, PT_LOG_HEADER_MIN, PT_LOG_H_CRC));
+	lw_put16(h + POSIX_TRACE_LOG_H_MAJOR, 2);		/* a later major version */
+	lw_put32(h + POSIX_TRACE_LOG_H_CRC, pt_log_crc(h, POSIX_TRACE_LOG_HEADER_V1, POSIX_TRACE_LOG_H_CRC));
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), EINVAL);
-	lw_put16(h + PT_LOG_H_MAJOR, 1);
-	lw_put16(h + PT_LOG_H_MINOR, 7);		/* a later minor: readable */
-	lw_put32(h + PT_LOG_H_CRC, pt_log_crc(h, PT_LOG_HEADER_MIN, PT_LOG_H_CRC));
+	lw_put16(h + POSIX_TRACE_LOG_H_MAJOR, 1);
+	lw_put16(h + POSIX_TRACE_LOG_H_MINOR, 7);		/* a later minor: readable */
+	lw_put32(h + POSIX_TRACE_LOG_H_CRC, pt_log_crc(h, POSIX_TRACE_LOG_HEADER_V1, POSIX_TRACE_LOG_H_CRC));
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	posix_trace_close(trid);
-	lw_put32(h + PT_LOG_H_BLOCK_MAX, 0x7ffffff8u);	/* too big a buffer */
-	lw_put32(h + PT_LOG_H_CRC, pt_log_crc(h, PT_LOG_HEADER_MIN, PT_LOG_H_CRC));
+	lw_put32(h + POSIX_TRACE_LOG_H_BLOCK_MAX, 0x7ffffff8u);	/* too big a buffer */
+	lw_put32(h + POSIX_TRACE_LOG_H_CRC, pt_log_crc(h, POSIX_TRACE_LOG_HEADER_V1, POSIX_TRACE_LOG_H_CRC));
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), EINVAL);
 	EXPECT_RC(open_buf("hello", 5, &trid), EINVAL);
 	EXPECT_RC(posix_trace_open(-1, &trid), EBADF);
@@ -452,12 +452,12 @@ static void test_unknown_blocks_skipped(void)
 	uint64_t x = 42;
 
 	mk_events(ev, 0, 12);
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "u", POSIX_TRACE_LOOP, POSIX_TRACE_LOOP);
 	lw_events(&w, ev, 5);
 	lw_append(&w, 77, 1, &x, sizeof(x));
 	lw_events(&w, ev + 5, 7);
-	w.end += lw_block_at(&w, w.end, 78, PT_LOG_BF_CRITICAL, w.seq++, 1, &x, sizeof(x));
+	w.end += lw_block_at(&w, w.end, 78, POSIX_TRACE_LOG_BF_CRITICAL, w.seq++, 1, &x, sizeof(x));
 	lw_events(&w, ev, 3);
 	EXPECT_RC(open_buf(w.buf, w.end, &trid), 0);
 	EXPECT_EQ(drain(trid, 0, 1), 12);
@@ -479,20 +479,20 @@ static void test_loss_block_counts(void)
 	trace_id_t trid;
 
 	mk_events(ev, 0, 4);
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "l", POSIX_TRACE_LOOP, POSIX_TRACE_LOOP);
 	lw_events(&w, ev, 4);
 	EXPECT_RC(open_buf(w.buf, w.end, &trid), 0);
 	EXPECT_RC(posix_trace_get_losses_np(trid, &l), ENODATA);
 	posix_trace_close(trid);
-	lw_append(&w, PT_LOG_BT_LOSS, 1, shortp, sizeof(shortp));
+	lw_append(&w, POSIX_TRACE_LOG_BT_LOSS, 1, shortp, sizeof(shortp));
 	EXPECT_RC(open_buf(w.buf, w.end, &trid), 0);
 	EXPECT_RC(posix_trace_get_losses_np(trid, &l), ENODATA);
 	posix_trace_close(trid);
 	p[1] = 1;
-	lw_append(&w, PT_LOG_BT_LOSS, 1, p, sizeof(p));
+	lw_append(&w, POSIX_TRACE_LOG_BT_LOSS, 1, p, sizeof(p));
 	p[1] = 936;
-	lw_append(&w, PT_LOG_BT_LOSS, 1, p, sizeof(p));
+	lw_append(&w, POSIX_TRACE_LOG_BT_LOSS, 1, p, sizeof(p));
 	EXPECT_RC(open_buf(w.buf, w.end, &trid), 0);
 	EXPECT_EQ(drain(trid, 0, 1), 4);
 	EXPECT_RC(posix_trace_get_losses_np(trid, &l), 0);
@@ -521,7 +521,7 @@ static void ring_layout_reads_oldest_first(int packed)
 	trace_id_t trid;
 
 	mk_events(ev, 0, 12);
-	lw_init(&w, PT_LOG_LAYOUT_RING, 1024, 4, 512);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_RING, 1024, 4, 512);
 	lw_info(&w, "ring", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
 	lw_types(&w, ids, names, 1);
 	/* seq 10..13 wrapped: slot 2 is the oldest. */
@@ -537,7 +537,7 @@ static void ring_layout_reads_oldest_first(int packed)
 	EXPECT(!strcmp(name, "ring_user"));
 	posix_trace_close(trid);
 	/* Slot 3 torn: its three events are lost, the rest in order. */
-	w.buf[w.ring_offset + 3 * 512 + PT_LOG_BLOCK_HDR + 8] ^= 1;
+	w.buf[w.ring_offset + 3 * 512 + POSIX_TRACE_LOG_BLOCK_HDR + 8] ^= 1;
 	EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);
 	EXPECT_EQ(drain_max(trid, 0, 1, 3), 3);
 	EXPECT_EQ(drain(trid, 6, 1), 6);
@@ -566,7 +566,7 @@ static void test_packed_blocks_read_back_the_same_events(void)
 	size_t len;
 	int unavail, i;
 
-	lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "packed", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(&w, user_ids, user_names, 2);
 	mk_events(ev, 0, 12);
@@ -604,12 +604,12 @@ static void test_packed_blocks_read_back_the_same_events(void)
  */
 static void mk_packed_sample(struct lw_log *w, struct lw_event *ev, size_t *off)
 {
-	lw_init(w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(w, "packed", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(w, user_ids, user_names, 2);
 	mk_events(ev, 0, 8);
 	lw_events(w, ev, 2);
-	*off = lw_events_packed(w, ev + 2, 4) + PT_LOG_BLOCK_HDR;
+	*off = lw_events_packed(w, ev + 2, 4) + POSIX_TRACE_LOG_BLOCK_HDR;
 	lw_events(w, ev + 6, 2);
 	w->len = w->end;
 }
@@ -645,7 +645,7 @@ static void test_hostile_packed_blocks_end_their_block(void)
 
 	/* no context: the block's events are all lost, the next block read */
 	mk_packed_sample(&w, ev, &off);
-	blk = off - PT_LOG_BLOCK_HDR;
+	blk = off - POSIX_TRACE_LOG_BLOCK_HDR;
 	memset(w.buf + off, 0, POSIX_TRACE_LOG_C_SIZE);
 	lw_put32(w.buf + off, 0);	/* an empty event where the context was */
 	lw_put32(w.buf + off + POSIX_TRACE_LOG_P_ID, 257);
@@ -654,28 +654,28 @@ static void test_hostile_packed_blocks_end_their_block(void)
 	free(w.buf);
 	/* reserved word of the context */
 	mk_packed_sample(&w, ev, &off);
-	blk = off - PT_LOG_BLOCK_HDR;
+	blk = off - POSIX_TRACE_LOG_BLOCK_HDR;
 	lw_put32(w.buf + off + POSIX_TRACE_LOG_C_RESERVED, 1);
 	EXPECT_EQ(read_forged(&w, blk), 2 + 2);
 	free(w.buf);
 	/* unknown flag bits in the first event's word */
 	mk_packed_sample(&w, ev, &off);
-	blk = off - PT_LOG_BLOCK_HDR;
+	blk = off - POSIX_TRACE_LOG_BLOCK_HDR;
 	p = w.buf + off + POSIX_TRACE_LOG_C_SIZE;
 	lw_put32(p, pt_le32(p) | 0x40000000u);
 	EXPECT_EQ(read_forged(&w, blk), 2 + 2);
 	free(w.buf);
 	/* data length past the block's end, on the first event */
 	mk_packed_sample(&w, ev, &off);
-	blk = off - PT_LOG_BLOCK_HDR;
+	blk = off - POSIX_TRACE_LOG_BLOCK_HDR;
 	p = w.buf + off + POSIX_TRACE_LOG_C_SIZE;
 	lw_put32(p, (pt_le32(p) & ~POSIX_TRACE_LOG_P_LEN_MASK) | POSIX_TRACE_LOG_P_LEN_MASK);
 	EXPECT_EQ(read_forged(&w, blk), 2 + 2);
 	free(w.buf);
 	/* a count above what the block holds: its 4 events, then the next */
 	mk_packed_sample(&w, ev, &off);
-	blk = off - PT_LOG_BLOCK_HDR;
-	lw_put32(w.buf + blk + PT_LOG_B_COUNT, 0xffffffffu);
+	blk = off - POSIX_TRACE_LOG_BLOCK_HDR;
+	lw_put32(w.buf + blk + POSIX_TRACE_LOG_B_COUNT, 0xffffffffu);
 	EXPECT_EQ(read_forged(&w, blk), 2 + 4 + 2);
 	free(w.buf);
 	/* a block of contexts only, its count claiming events */
@@ -687,12 +687,12 @@ static void test_hostile_packed_blocks_end_their_block(void)
 		memset(ctx, 0, sizeof(ctx));
 		for (i = 0; i < n; i++)
 			lw_put32(ctx + i * POSIX_TRACE_LOG_C_SIZE, POSIX_TRACE_LOG_PF_CONTEXT);
-		lw_init(&w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+		lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 		lw_info(&w, "contexts", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 		mk_events(ev, 0, 2);
-		lw_block_at(&w, w.end, POSIX_TRACE_LOG_BT_PACKED, PT_LOG_BF_CRITICAL,
+		lw_block_at(&w, w.end, POSIX_TRACE_LOG_BT_PACKED, POSIX_TRACE_LOG_BF_CRITICAL,
 			    w.seq++, 1000, ctx, sizeof(ctx));
-		w.end += PT_LOG_BLOCK_HDR + sizeof(ctx);
+		w.end += POSIX_TRACE_LOG_BLOCK_HDR + sizeof(ctx);
 		lw_events(&w, ev, 2);
 		w.len = w.end;
 		EXPECT_RC(open_buf(w.buf, w.len, &trid), 0);

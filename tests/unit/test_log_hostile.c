@@ -62,7 +62,7 @@ static void seq_log(struct lw_log *w)
 	static const char *const names[] = { "ev" };
 	struct lw_event ev = { .id = 257, .ts = 5000000000ull, .data = "abc", .data_len = 3 };
 
-	lw_init(w, PT_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_init(w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(w, "max", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(w, ids, names, 1);
 	lw_events(w, &ev, 1);
@@ -71,8 +71,8 @@ static void seq_log(struct lw_log *w)
 /* INFO is the first block, right after the 64-byte header. */
 static void set_max_data(struct lw_log *w, uint64_t v)
 {
-	lw_put64(w->buf + PT_LOG_HEADER_MIN + PT_LOG_BLOCK_HDR + PT_LOG_I_MAX_DATA, v);
-	lw_reseal(w, PT_LOG_HEADER_MIN);
+	lw_put64(w->buf + POSIX_TRACE_LOG_HEADER_V1 + POSIX_TRACE_LOG_BLOCK_HDR + POSIX_TRACE_LOG_I_MAX_DATA, v);
+	lw_reseal(w, POSIX_TRACE_LOG_HEADER_V1);
 }
 
 /* max-data-size sizes every reader's buffer (posix-trace allocates
@@ -114,7 +114,7 @@ static void ring_log(struct lw_log *w, uint32_t nslots, uint32_t meta)
 	struct lw_event ev = { .id = 257 };
 	uint32_t i;
 
-	lw_init(w, PT_LOG_LAYOUT_RING, meta, nslots, SLOT);
+	lw_init(w, POSIX_TRACE_LOG_LAYOUT_RING, meta, nslots, SLOT);
 	lw_info(w, "ring", POSIX_TRACE_FLUSH, POSIX_TRACE_LOOP);
 	lw_types(w, ids, names, 1);
 	for (i = 0; i < nslots; i++) {
@@ -166,10 +166,10 @@ static void test_bad_metadata_block_is_not_read_again_per_block(void)
 
 	ring_log(&w, nslots, bad_len + 4096);
 	h = w.buf;
-	lw_put32(h + PT_LOG_H_BLOCK_MAX, PT_LOG_BLOCK_LIMIT);
-	lw_put32(h + PT_LOG_H_CRC, pt_log_crc(h, PT_LOG_HEADER_MIN, PT_LOG_H_CRC));
-	at = lw_append(&w, PT_LOG_BT_TYPES, 0, payload, bad_len - PT_LOG_BLOCK_HDR);
-	w.buf[at + PT_LOG_BLOCK_HDR + 100] ^= 1;	/* CRC mismatch */
+	lw_put32(h + POSIX_TRACE_LOG_H_BLOCK_MAX, POSIX_TRACE_LOG_BLOCK_LIMIT);
+	lw_put32(h + POSIX_TRACE_LOG_H_CRC, pt_log_crc(h, POSIX_TRACE_LOG_HEADER_V1, POSIX_TRACE_LOG_H_CRC));
+	at = lw_append(&w, POSIX_TRACE_LOG_BT_TYPES, 0, payload, bad_len - POSIX_TRACE_LOG_BLOCK_HDR);
+	w.buf[at + POSIX_TRACE_LOG_BLOCK_HDR + 100] ^= 1;	/* CRC mismatch */
 	EXPECT_RC(open_log(&w, w.len, &trid), 0);
 	preads = pread_bytes = 0;
 	EXPECT_EQ(drain(trid), nslots);
@@ -195,7 +195,7 @@ static void test_ring_order_taken_once_still_skips_torn_and_rewritten_slots(void
 
 	ring_log(&w, 8, 4096);
 	/* seq 100..107 in slots 4..7, 0..3; tear seq 102 (slot 6). */
-	w.buf[w.ring_offset + 6 * SLOT + PT_LOG_BLOCK_HDR + 9] ^= 1;
+	w.buf[w.ring_offset + 6 * SLOT + POSIX_TRACE_LOG_BLOCK_HDR + 9] ^= 1;
 	fd = lw_memfd(w.buf, w.len);
 	EXPECT(fd >= 0);
 	EXPECT_RC(posix_trace_open(fd, &trid), 0);
