@@ -57,6 +57,7 @@ install: libtrace tools build/posixtrace.pc build/dkms.conf
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(DOCDIR)/examples \
 		$(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/uapi/linux \
+		$(DESTDIR)$(DKMSDIR)/include/posix_trace \
 		$(DESTDIR)$(UDEVRULESDIR)
 	install -m 755 libtrace/$(PT_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(PT_LIB) $(DESTDIR)$(LIBDIR)/$(PT_SONAME)
@@ -76,6 +77,7 @@ install: libtrace tools build/posixtrace.pc build/dkms.conf
 	install -m 644 $(PT_KSRC) $(DESTDIR)$(DKMSDIR)/kmod/
 	install -m 644 include/uapi/linux/posix_trace.h include/uapi/linux/posix_trace_log.h \
 		$(DESTDIR)$(DKMSDIR)/include/uapi/linux/
+	install -m 644 include/posix_trace/ring.h $(DESTDIR)$(DKMSDIR)/include/posix_trace/
 	install -m 644 VERSION build/dkms.conf $(DESTDIR)$(DKMSDIR)/
 	install -m 644 packaging/60-posix-trace.rules $(DESTDIR)$(UDEVRULESDIR)/
 ifeq ($(DESTDIR),)

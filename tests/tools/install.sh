@@ -46,8 +46,11 @@ expect_installed_files() {
 		usr/share/doc/posix-trace/examples/analyzer.c \
 		usr/src/posix-trace-$VERSION/dkms.conf usr/src/posix-trace-$VERSION/VERSION \
 		usr/src/posix-trace-$VERSION/kmod/Makefile \
-		usr/src/posix-trace-$VERSION/kmod/pt.h \
+		usr/src/posix-trace-$VERSION/kmod/base.h \
+		usr/src/posix-trace-$VERSION/kmod/stream.h \
 		usr/src/posix-trace-$VERSION/include/uapi/linux/posix_trace.h \
+		usr/src/posix-trace-$VERSION/include/uapi/linux/posix_trace_log.h \
+		usr/src/posix-trace-$VERSION/include/posix_trace/ring.h \
 		lib/udev/rules.d/60-posix-trace.rules \
 		$(module_sources | sed "s|^|usr/src/posix-trace-$VERSION/kmod/|"); do
 		[[ -f $DEST/$f && ! -L $DEST/$f ]] || missing+=("$f")
