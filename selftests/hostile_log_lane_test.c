@@ -4,7 +4,7 @@
  * controller (run as root, the traced child becomes nobody; run as
  * nobody, both are) writes what it likes into its own writer lane of a
  * stream with a log.  The module's flusher is then the lane's only reader
- * (kmod/flush.c), and what it copies into the log must follow the rule
+ * (kmod/drain.c), and what it copies into the log must follow the rule
  * the library's reader follows (Documentation/design.md, "Writer lanes",
  * Trust): no record of a type filtered out at its time, none stamped
  * while the stream was not running or later than the flush, and losses
