@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "dev.h"
 #include "handle.h"
 #include "log_read.h"
 

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include "dev.h"
+#include "fork.h"
 #include "handle.h"
 #include "writer.h"
 

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "gate.h"
+#include "fork.h"
 #include "internal.h"
 #include "lock.h"
 

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "fork.h"
 #include "handle.h"
 #include "log_read.h"
 

@@ -26,8 +26,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include "dev.h"
 #include "handle.h"
 #include "log_read.h"
+#include "ring.h"
 
 #define PT_LOAD_ACQ(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define PT_LOAD(p)	__atomic_load_n((p), __ATOMIC_RELAXED)

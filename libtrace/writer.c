@@ -38,7 +38,9 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "dev.h"
 #include "internal.h"
+#include "ring.h"
 #include "writer.h"
 
 #define PT_POOL_MAX	256	/* lanes one process keeps mapped */
