@@ -6,6 +6,12 @@
 #define PT_FORK_H
 
 #include <stdatomic.h>
+#include <sys/types.h>
+
+/* pid of this process, refreshed in the child after fork() however it
+ * was made (pt_fork_check()). */
+extern pid_t pt_pid;
+pid_t pt_self(void);
 
 /*
  * fork.c: a child made without running the atfork handlers (the clone
@@ -26,5 +32,14 @@ static inline int pt_fork_check(void)
 		return pt_fork_check_slow();
 	return 1;
 }
+
+/*
+ * The layers above with per-process state register how a child resets it,
+ * from a constructor (before any fork()): fork.c calls each in the child,
+ * in the order of the slots, after refreshing pt_pid.  fork.c sits below
+ * them all, so it cannot call them by name.
+ */
+enum { PT_FORK_HANDLES, PT_FORK_STATUS, PT_FORK_NR };
+void pt_fork_on_child(unsigned int slot, void (*reset)(void));
 
 #endif /* PT_FORK_H */

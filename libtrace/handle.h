@@ -108,12 +108,6 @@ struct pt_handle {
 	size_t data_cap;
 };
 
-/* pid of this process, refreshed in the child after fork(). */
-pid_t pt_self(void);
-
-/* fork.c calls it in a child: refresh pt_self(), unlock the table. */
-void pt_handle_atfork_child(void);
-
 /* Look up @trid for the calling process and take a reference. */
 struct pt_handle *pt_handle_get(trace_id_t trid);
 /* The same, for the getnext family: the reference is the calling thread's
@@ -121,7 +115,6 @@ struct pt_handle *pt_handle_get(trace_id_t trid);
  * or exits; valid until then, so there is nothing to put unless *@put
  * says so (the cache could not be used).  The hit is inline. */
 extern __thread struct pt_handle *pt_cached __attribute__((tls_model("initial-exec")));
-extern pid_t pt_pid;	/* pt_self() */
 struct pt_handle *pt_handle_cache(trace_id_t trid, int *put);
 
 static inline struct pt_handle *pt_handle_cached(trace_id_t trid, int *put)

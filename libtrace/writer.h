@@ -28,8 +28,6 @@ struct posix_trace_proc_page *pt_status_fake(void);
 void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *ev);
 /* writer.c: the kernel records @ev in stream @trid (0: every stream). */
 void pt_event_ioctl(uint32_t trid, uint32_t flags, const struct pt_wevent *ev);
-/* event.c: after fork(), forget the parent's lanes and map our page. */
-void pt_status_atfork_child(void);
 /* writer.c: forget every lane after fork() (the child has no mapping). */
 void pt_writer_atfork_child(void);
 
