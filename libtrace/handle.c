@@ -88,7 +88,7 @@ struct pt_handle *pt_handle_cache(trace_id_t trid, int *put)
 void pt_handle_release_buffers(struct pt_handle *h)
 {
 	if (h->lanes)
-		pt_rlanes_unmap(h);
+		h->unmap_lanes(h);
 	if (h->ro)
 		munmap(h->ro, h->ro_size);
 	if (h->cons)

@@ -101,6 +101,10 @@ struct pt_handle {
 	uint64_t max_rec;		/* bytes of the largest user record */
 	struct pt_gate gate;		/* what writer lanes may deliver */
 	struct pt_rlane *lanes;
+	/* Unmaps the writer lanes of @lanes: set with them by the layer
+	 * that maps them (read.c, pt_rlanes_init()), which this one sits
+	 * below; pt_handle_release_buffers() calls it. */
+	void (*unmap_lanes)(struct pt_handle *h);
 	unsigned int typelist_next;
 	unsigned int npending, pending_head;
 	struct pt_pending pending[PT_PENDING_MAX];

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "fork.h"
-#include "handle.h"
 #include "log_read.h"
 
 static pthread_mutex_t pt_logs_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -98,6 +98,7 @@ int pt_rlanes_init(struct pt_handle *h)
 	h->lanes = calloc(h->max_rlanes, sizeof(*h->lanes));
 	if (!h->lanes)
 		return ENOMEM;
+	h->unmap_lanes = pt_rlanes_unmap;
 	for (i = 0; i < h->nr_lanes; i++) {
 		const struct posix_trace_lane *d = pt_lane(h, i);
 		struct pt_rlane *l = &h->lanes[i];
