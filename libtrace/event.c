@@ -15,8 +15,9 @@
 #include <sys/mman.h>
 #include <time.h>
 #include "dev.h"
+#include "event.h"
 #include "fork.h"
-#include "handle.h"
+#include "internal.h"
 #include "writer.h"
 
 #define PT_PAGE	4096
