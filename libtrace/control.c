@@ -10,6 +10,7 @@
 #include "dev.h"
 #include "handle.h"
 #include "log_read.h"
+#include "rlane.h"
 
 /* The read-only region is written by the kernel only; still, check the
  * layout once so a kernel bug cannot send the reader outside it. */

@@ -6,7 +6,7 @@
  * and a thread killed halfway leaves nothing half-reserved; see
  * Documentation/performance.md for the measurements behind the choice).
  *
- * Writer side of the lane protocol (reader: read.c; kernel: kmod/writer.c;
+ * Writer side of the lane protocol (reader: rlane.c, take.c; kernel: kmod/writer.c;
  * Documentation/design.md, "Writer lanes"):
  *   - positions only grow; records may wrap; head/oldest/seq are kept here,
  *     in private memory, and only published to the shared page;
@@ -36,7 +36,6 @@
 #include "ring.h"
 #include "wlane.h"
 #include "writer.h"
-
 
 static __thread struct pt_wthread pt_wt __attribute__((tls_model("initial-exec")));
 

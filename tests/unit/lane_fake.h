@@ -18,6 +18,7 @@
 #include <trace.h>
 
 #include "handle.h"
+#include "rlane.h"
 
 #define LF_PAGE		4096u
 #define LF_TRID		77		/* the first stream's; each is new */
