@@ -49,7 +49,8 @@ struct pt_handle {
 	unsigned int nr_rlanes;		/* kernel lanes + writer lanes mapped */
 	unsigned int max_rlanes;
 	unsigned int nr_writers_seen;	/* the header's count, last loaded */
-	uint64_t safe_ts;		/* inflight.c, pt_inflight(): older records are all visible */
+	/* inflight.c, pt_inflight(): older records are all visible */
+	uint64_t safe_ts;
 	uint64_t lane_cap;		/* bytes of user records a lane holds */
 	uint64_t max_rec;		/* bytes of the largest user record */
 	struct pt_gate gate;		/* what writer lanes may deliver */
