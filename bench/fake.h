@@ -16,9 +16,9 @@
 #include <trace.h>
 
 #if defined(__has_include)
-#if __has_include("../libtrace/writer.h")
+#if __has_include("../libtrace/bench_fake.h")
 /* The library's own declarations, so that a change of them shows here. */
-#include "../libtrace/writer.h"
+#include "../libtrace/bench_fake.h"
 #endif
 #endif
 

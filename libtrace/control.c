@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "dev.h"
 #include "handle.h"
 #include "log_read.h"
+#include "rlane.h"
 
 /* The read-only region is written by the kernel only; still, check the
  * layout once so a kernel bug cannot send the reader outside it. */
@@ -130,7 +132,7 @@ err:
 }
 
 /* create and create_withlog (@c->flags says which). */
-static int pt_create(pid_t pid, const trace_attr_t *attr,
+static int pt_control_create(pid_t pid, const trace_attr_t *attr,
 		     struct posix_trace_create *c, trace_id_t *trid)
 {
 	struct posix_trace_ctl ctl;
@@ -175,7 +177,7 @@ PT_EXPORT int posix_trace_create(pid_t pid, const trace_attr_t *restrict attr,
 {
 	struct posix_trace_create c = { .size = sizeof(c) };
 
-	return pt_create(pid, attr, &c, trid);
+	return pt_control_create(pid, attr, &c, trid);
 }
 
 /* Which files serve which log policy: design.md §10 (spec 5.11). */
@@ -194,7 +196,7 @@ PT_EXPORT int posix_trace_create_withlog(pid_t pid, const trace_attr_t *restrict
 						      POSIX_TRACE_LOOP;
 	c.log_size = attr && !pt_attr_check(attr) ? attr->__log_size :
 						    PT_DEFAULT_LOG_SIZE;
-	return pt_create(pid, attr, &c, trid);
+	return pt_control_create(pid, attr, &c, trid);
 }
 
 /* Waits for the module's worker, so write errors come back (spec 5.13);

@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "internal.h"
+#include "dev.h"
 
 static atomic_int pt_fd = -1;
 

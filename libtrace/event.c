@@ -14,7 +14,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include "handle.h"
+#include "dev.h"
+#include "event.h"
+#include "fork.h"
+#include "internal.h"
 #include "writer.h"
 
 #define PT_PAGE	4096
@@ -129,7 +132,7 @@ struct posix_trace_proc_page *pt_status_fake(void)
 
 /* From fork.c: the child inherited the parent's page and lanes; map its
  * own page. */
-void pt_status_atfork_child(void)
+static void pt_status_atfork_child(void)
 {
 	pt_writer_atfork_child();
 	if (atomic_load(&pt_status_state) != PT_MAPPED)
@@ -138,6 +141,11 @@ void pt_status_atfork_child(void)
 	atomic_store(&pt_retry_at, 0);
 	atomic_store(&pt_retries, 0);
 	pt_status_map();
+}
+
+__attribute__((constructor)) static void pt_status_init(void)
+{
+	pt_fork_on_child(PT_FORK_STATUS, pt_status_atfork_child);
 }
 
 static void __attribute__((noinline))

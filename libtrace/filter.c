@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "eventset.h"
+#include "dev.h"
 #include "handle.h"
 
 static int pt_filter_ioctl(trace_id_t trid, unsigned long cmd,

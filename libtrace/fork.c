@@ -17,20 +17,41 @@
  * the atfork handlers would have.  Without MADV_WIPEONFORK (Linux < 4.14)
  * only fork() children are handled.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "handle.h"
-#include "writer.h"
+#include "fork.h"
 
 atomic_int *pt_fork_mark;		/* in the MADV_WIPEONFORK page */
 static __thread int pt_resetting;	/* this thread runs the reset */
+pid_t pt_pid;
+/* Set by constructors, before any thread or fork(): read without a lock. */
+static void (*pt_fork_resets[PT_FORK_NR])(void);
 
+pid_t pt_self(void)
+{
+	return pt_pid;
+}
+
+void pt_fork_on_child(unsigned int slot, void (*reset)(void))
+{
+	pt_fork_resets[slot] = reset;
+}
+
+/* What the atfork handlers did before the layers registered them: the
+ * handle table first (handle.c), then the status page and the writer
+ * lanes (event.c). */
 static void pt_fork_reset(void)
 {
-	pt_handle_atfork_child();
-	pt_status_atfork_child();
+	unsigned int i;
+
+	pt_pid = getpid();
+	for (i = 0; i < PT_FORK_NR; i++) {
+		if (pt_fork_resets[i])
+			pt_fork_resets[i]();
+	}
 }
 
 /* fork(): the handlers run here, before anything else in the child. */
@@ -62,6 +83,7 @@ int pt_fork_check_slow(void)
 
 __attribute__((constructor)) static void pt_fork_init(void)
 {
+	pt_pid = getpid();
 	void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #include "handle.h"
 
 static pthread_mutex_t pt_table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -28,24 +27,17 @@ static void pt_cached_drop(void *h)
 	pt_handle_put(h);
 }
 
-/* In the child, from fork.c: the handles are all the parent's. */
-void pt_handle_atfork_child(void)
+/* In the child, from fork.c (pt_pid refreshed first): the handles are
+ * all the parent's. */
+static void pt_handle_atfork_child(void)
 {
-	pt_pid = getpid();
 	pthread_mutex_init(&pt_table_lock, NULL);
 }
 
 __attribute__((constructor)) static void pt_handle_init(void)
 {
-	pt_pid = getpid();
 	pt_cached_key_ok = !pthread_key_create(&pt_cached_key, pt_cached_drop);
-}
-
-pid_t pt_pid;
-
-pid_t pt_self(void)
-{
-	return pt_pid;
+	pt_fork_on_child(PT_FORK_HANDLES, pt_handle_atfork_child);
 }
 
 struct pt_handle *pt_handle_get(trace_id_t trid)
@@ -96,7 +88,7 @@ struct pt_handle *pt_handle_cache(trace_id_t trid, int *put)
 void pt_handle_release_buffers(struct pt_handle *h)
 {
 	if (h->lanes)
-		pt_rlanes_unmap(h);
+		h->unmap_lanes(h);
 	if (h->ro)
 		munmap(h->ro, h->ro_size);
 	if (h->cons)

@@ -2,7 +2,7 @@
 /*
  * Pre-recorded streams (spec 3.8): posix_trace_open(), _rewind(), _close()
  * and the trid-taking functions a pre-recorded trid accepts, which the
- * functions of read.c, control.c and names.c hand over here for trid < 0.
+ * functions of getnext.c, control.c and names.c hand over here for trid < 0.
  * Active trids are positive (the module's ids), so the two never collide,
  * and every other function rejects a negative trid as it rejects any
  * unknown one.  Like active handles (handle.c), a log belongs to the
@@ -14,7 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "handle.h"
+#include "fork.h"
 #include "log_read.h"
 
 static pthread_mutex_t pt_logs_lock = PTHREAD_MUTEX_INITIALIZER;

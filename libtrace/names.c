@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "dev.h"
 #include "handle.h"
 #include "log_read.h"
 

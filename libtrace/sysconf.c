@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "dev.h"
 
 /* glibc's real sysconf(); sysconf itself is only a weak alias of it. */
 extern long __sysconf(int name);

@@ -524,7 +524,7 @@ struct cw_writer {
 
 /*
  * The bound of the order across lanes (Documentation/design.md, "Order
- * across lanes"; libtrace/read.c): an event may be overtaken only if its
+ * across lanes"; libtrace/inflight.c): an event may be overtaken only if its
  * own posix_trace_event() call took longer than CW_INFLIGHT_NS (its stamp
  * is then no longer believed), or if an earlier call of its lane (its
  * thread's) did, at most CW_HOLD_OFF_NS plus twice the bound before this

@@ -28,7 +28,7 @@
 #define HL_REC		ROUND8(REC_HDR + sizeof(struct hl_pay))
 #define HL_WAIT_MS	20000
 /* A read returns within its deadline plus the in-flight bound twice
- * (libtrace/read.c: 2 s) and slack for a loaded VM. */
+ * (libtrace/inflight.c: 2 s) and slack for a loaded VM. */
 #define HL_READ_MAX_NS	(5 * PT_NSEC_PER_SEC)
 #define DRAIN_CALLS	100000
 /* Tags of the payloads: honest events, forged records the stream would

@@ -742,7 +742,7 @@ static int g_run(struct __test_metadata *_metadata, FIXTURE_DATA(writer) *self,
 		atomic_store(&bump_run, 0);
 		pthread_join(th, NULL);
 		/* While oldest kept moving, a read may give up early (its
-		 * tries are bounded, read.c) with records still there; once
+		 * tries are bounded, take.c) with records still there; once
 		 * it stops, a drain must end on what is left. */
 		ret = g_drain(self->trid, pattern, &st);
 		if (ret || !st.ended || st.bad) {
@@ -1693,11 +1693,11 @@ TEST_F(writer, until_full_lane_stops_the_stream_with_stop_auto)
 /*
  * A writer publishes the timestamp of the record it is writing in its
  * lane's inflight_ts; the reader holds back later records of other lanes
- * until it is cleared, for at most PT_INFLIGHT_NS (libtrace/read.c) past
+ * until it is cleared, for at most PT_INFLIGHT_NS (libtrace/inflight.c) past
  * the stamp.  Here the main thread plays the writer in flight through its
  * own lane's mapping, other threads record, and the main thread reads.
  */
-#define IF_BOUND_NS	(1000 * 1000 * 1000ULL)	/* read.c PT_INFLIGHT_NS */
+#define IF_BOUND_NS	(1000 * 1000 * 1000ULL)	/* PT_INFLIGHT_NS */
 /* A run slower than this cannot tell a hold from its expiry: run again. */
 #define IF_QUICK_NS	(IF_BOUND_NS / 2)
 #define IF_TRIES	5
@@ -1906,7 +1906,7 @@ TEST_F(writer, stuck_clock_marker_holds_other_lanes_once_for_the_bound)
  * not for the reader's own stalls.  The lane's first write holds event 1;
  * it commits and the next write starts its clock read, then the reader is
  * stopped for 1.2 s; the lane's record goes out, and the second write's
- * clock read holds event 1 (read.c, pt_held_too_long(): an honest lane's
+ * clock read holds event 1 (inflight.c, pt_held_too_long(): an honest lane's
  * second write).  Neither write was stopped long, so the second one still
  * holds back a later event of another lane until it commits.  Counting
  * from the lane's first hold held it off here, and event 2 overtook it.

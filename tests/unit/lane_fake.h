@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A stream the reader (libtrace/read.c) can read without the module: the
- * read-only region, the consumer region and writer lanes are made here,
- * laid out as the module lays them out, and a handle for them is added to
- * the library's table, so posix_trace_trygetnext_event() reads them.  The
- * tests then play the kernel (records in the kernel lane) and a hostile
- * traced process (anything in a writer lane).  Each writer lane's ring is
- * followed by a PROT_NONE page: a load past its end is a SIGSEGV.
+ * A stream the reader (libtrace/getnext.c and the files below it) can read
+ * without the module: the read-only region, the consumer region and writer
+ * lanes are made here, laid out as the module lays them out, and a handle
+ * for them is added to the library's table, so
+ * posix_trace_trygetnext_event() reads them.  The tests then play the
+ * kernel (records in the kernel lane) and a hostile traced process
+ * (anything in a writer lane).  Each writer lane's ring is followed by a
+ * PROT_NONE page: a load past its end is a SIGSEGV.
  */
 #ifndef LANE_FAKE_H
 #define LANE_FAKE_H
@@ -18,6 +19,7 @@
 #include <trace.h>
 
 #include "handle.h"
+#include "rlane.h"
 
 #define LF_PAGE		4096u
 #define LF_TRID		77		/* the first stream's; each is new */

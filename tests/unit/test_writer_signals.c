@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "writer.h"
+#include "bench_fake.h"
 #include "pt_test.h"
 
 #define U	POSIX_TRACE_UNNAMED_USEREVENT
