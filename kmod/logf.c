@@ -33,10 +33,6 @@
 #define PT_LOG_RETRY_MS		5
 #define PT_LOG_RETRY_MAX_MS	100
 
-/* <trace.h> values written in the STATUS block. */
-#define PT_LOG_RUNNING		1
-#define PT_LOG_SUSPENDED	2
-
 /* CRC32C of @len bytes whose 4-byte CRC field at @off is zero, stored. */
 static void pt_seal(u8 *buf, u32 len, u32 off)
 {
@@ -619,7 +615,7 @@ int pt_logf_close(struct pt_stream *s)
 		      atomic_read(&log->log_overrun_seen);
 	memset(p, 0, POSIX_TRACE_LOG_STATUS_V1);
 	pt_logf_put32(p + POSIX_TRACE_LOG_S_SIZE, POSIX_TRACE_LOG_STATUS_V1);
-	pt_logf_put32(p + POSIX_TRACE_LOG_S_STREAM, PT_LOG_SUSPENDED);
+	pt_logf_put32(p + POSIX_TRACE_LOG_S_STREAM, POSIX_TRACE_LOG_STATE_SUSPENDED);
 	pt_logf_put32(p + POSIX_TRACE_LOG_S_FULL, s->full_at_shutdown);
 	pt_logf_put32(p + POSIX_TRACE_LOG_S_OVERRUN, overrun);
 	pt_logf_put32(p + POSIX_TRACE_LOG_S_FLUSH_ERROR,

@@ -15,10 +15,10 @@
 #include "internal.h"
 
 /* getgenversion copies into a TRACE_NAME_MAX buffer (GETGENVERSION-2, 5.4). */
-_Static_assert(sizeof(PT_GENVERSION) <= sizeof(((trace_attr_t *)0)->__genversion),
-	       "PT_GENVERSION does not fit trace_attr_t");
-_Static_assert(sizeof(PT_GENVERSION) <= TRACE_NAME_MAX,
-	       "PT_GENVERSION longer than TRACE_NAME_MAX - 1");
+_Static_assert(sizeof(POSIX_TRACE_GENVERSION) <= sizeof(((trace_attr_t *)0)->__genversion),
+	       "POSIX_TRACE_GENVERSION does not fit trace_attr_t");
+_Static_assert(sizeof(POSIX_TRACE_GENVERSION) <= TRACE_NAME_MAX,
+	       "POSIX_TRACE_GENVERSION longer than TRACE_NAME_MAX - 1");
 
 int pt_attr_check(const trace_attr_t *attr)
 {
@@ -75,7 +75,7 @@ PT_EXPORT int posix_trace_attr_init(trace_attr_t *attr)
 	attr->__max_data_size = PT_DEFAULT_MAX_DATA_SIZE;
 	attr->__log_size = PT_DEFAULT_LOG_SIZE;
 	attr->__clock_res = pt_clock_res();
-	memcpy(attr->__genversion, PT_GENVERSION, sizeof(PT_GENVERSION));
+	memcpy(attr->__genversion, POSIX_TRACE_GENVERSION, sizeof(POSIX_TRACE_GENVERSION));
 	/* __name and __create_time stay zero: "" and {0,0} (SETNAME-3). */
 	return 0;
 }

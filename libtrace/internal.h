@@ -20,7 +20,6 @@
 /* trace_attr_t */
 #define PT_ATTR_MAGIC			0x50544154u	/* "PTAT" */
 #define PT_ATTR_STREAM_POLICY_SET	0x1u		/* setstreamfullpolicy called */
-#define PT_GENVERSION			"posix-trace-1.0"
 #define PT_DEFAULT_STREAM_SIZE		(1024 * 1024)
 #define PT_DEFAULT_MAX_DATA_SIZE	256
 #define PT_DEFAULT_LOG_SIZE		(16 * 1024 * 1024)

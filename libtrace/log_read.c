@@ -9,8 +9,8 @@
  *     its new blocks and a damaged one ends at its last good block;
  *   - events are delivered only from blocks the scan accepted (sequential
  *     layout) or, in the ring layout, from valid slots in seq order.
- * Memory: one block buffer (at most block_max <= PT_LOG_BLOCK_LIMIT), one
- * slot array (at most PT_LOG_SLOTS_MAX) and the name table (at most
+ * Memory: one block buffer (at most block_max <= POSIX_TRACE_LOG_BLOCK_LIMIT), one
+ * slot array (at most POSIX_TRACE_LOG_SLOTS_MAX) and the name table (at most
  * __POSIX_TRACE_ID_NR names of TRACE_EVENT_NAME_MAX bytes).
  * Time: linear in the file.  Each block is loaded at most twice per pass
  * (scan, then read); a ring's slot headers are read once per pass, and a
@@ -66,22 +66,22 @@ static uint64_t pt_file_size(int fd)
  */
 static int pt_log_load(struct pt_log *l, uint64_t pos, uint64_t max, uint64_t fsize)
 {
-	uint8_t h[PT_LOG_BLOCK_HDR];
+	uint8_t h[POSIX_TRACE_LOG_BLOCK_HDR];
 	uint32_t len;
 	uint8_t *buf;
 	int ret;
 
 	if (max > l->block_max)
 		max = l->block_max;
-	if (pos > fsize || fsize - pos < PT_LOG_BLOCK_HDR)
+	if (pos > fsize || fsize - pos < POSIX_TRACE_LOG_BLOCK_HDR)
 		return PT_LOAD_SHORT;
 	ret = pt_pread_all(l->fd, h, sizeof(h), pos);
 	if (ret)
 		return ret;
-	len = pt_le32(h + PT_LOG_B_LENGTH);
-	if (pt_le32(h + PT_LOG_B_MAGIC) != PT_LOG_BLOCK_MAGIC ||
-	    pt_le32(h + PT_LOG_B_TAG) != l->tag ||
-	    len < PT_LOG_BLOCK_HDR || len % 8 || len > max)
+	len = pt_le32(h + POSIX_TRACE_LOG_B_LENGTH);
+	if (pt_le32(h + POSIX_TRACE_LOG_B_MAGIC) != POSIX_TRACE_LOG_BLOCK_MAGIC ||
+	    pt_le32(h + POSIX_TRACE_LOG_B_TAG) != l->tag ||
+	    len < POSIX_TRACE_LOG_BLOCK_HDR || len % 8 || len > max)
 		return PT_LOAD_BAD;
 	if (fsize - pos < len)
 		return PT_LOAD_SHORT;
@@ -96,15 +96,15 @@ static int pt_log_load(struct pt_log *l, uint64_t pos, uint64_t max, uint64_t fs
 	if (ret)
 		return ret;
 	/* Re-read: the header may have changed under a writer since. */
-	if (memcmp(l->blk, h, PT_LOG_BLOCK_HDR) ||
-	    PT_CRC_BAD(pt_log_crc(l->blk, len, PT_LOG_B_CRC), pt_le32(h + PT_LOG_B_CRC)))
+	if (memcmp(l->blk, h, POSIX_TRACE_LOG_BLOCK_HDR) ||
+	    PT_CRC_BAD(pt_log_crc(l->blk, len, POSIX_TRACE_LOG_B_CRC), pt_le32(h + POSIX_TRACE_LOG_B_CRC)))
 		return PT_LOAD_BAD;
 	return PT_LOAD_OK;
 }
 
 static uint32_t pt_blk_len(const struct pt_log *l)
 {
-	return pt_le32(l->blk + PT_LOG_B_LENGTH);
+	return pt_le32(l->blk + POSIX_TRACE_LOG_B_LENGTH);
 }
 
 static int pt_policy_ok(uint32_t v, int a, int b, int c)
@@ -124,47 +124,47 @@ static size_t pt_size(uint64_t v)
 
 static int pt_parse_info(struct pt_log *l)
 {
-	const uint8_t *p = l->blk + PT_LOG_BLOCK_HDR;
-	uint32_t plen = pt_blk_len(l) - PT_LOG_BLOCK_HDR;
+	const uint8_t *p = l->blk + POSIX_TRACE_LOG_BLOCK_HDR;
+	uint32_t plen = pt_blk_len(l) - POSIX_TRACE_LOG_BLOCK_HDR;
 	trace_attr_t *a = &l->attr;
 	uint32_t isize, nlen;
 	uint64_t res;
 
-	if (pt_le16(l->blk + PT_LOG_B_TYPE) != PT_LOG_BT_INFO || plen < PT_LOG_INFO_V1)
+	if (pt_le16(l->blk + POSIX_TRACE_LOG_B_TYPE) != POSIX_TRACE_LOG_BT_INFO || plen < POSIX_TRACE_LOG_INFO_V1)
 		return EINVAL;
-	isize = pt_le32(p + PT_LOG_I_SIZE);
-	nlen = pt_le32(p + PT_LOG_I_NAME_LEN);
-	if (isize < PT_LOG_INFO_V1 || isize % 8 || isize > plen ||
+	isize = pt_le32(p + POSIX_TRACE_LOG_I_SIZE);
+	nlen = pt_le32(p + POSIX_TRACE_LOG_I_NAME_LEN);
+	if (isize < POSIX_TRACE_LOG_INFO_V1 || isize % 8 || isize > plen ||
 	    nlen >= sizeof(a->__name) || nlen > plen - isize ||
 	    memchr(p + isize, 0, nlen))
 		return EINVAL;
 	/* Readers size their buffers by max-data-size: never more than the
 	 * module's clamp, whatever the file says. */
-	if (pt_le64(p + PT_LOG_I_MAX_DATA) > POSIX_TRACE_MAX_DATA_MAX ||
-	    pt_le32(p + PT_LOG_I_INHERIT) > POSIX_TRACE_INHERITED ||
-	    !pt_policy_ok(pt_le32(p + PT_LOG_I_STREAM_POLICY), POSIX_TRACE_LOOP,
+	if (pt_le64(p + POSIX_TRACE_LOG_I_MAX_DATA) > POSIX_TRACE_MAX_DATA_MAX ||
+	    pt_le32(p + POSIX_TRACE_LOG_I_INHERIT) > POSIX_TRACE_INHERITED ||
+	    !pt_policy_ok(pt_le32(p + POSIX_TRACE_LOG_I_STREAM_POLICY), POSIX_TRACE_LOOP,
 			  POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_FLUSH) ||
-	    !pt_policy_ok(pt_le32(p + PT_LOG_I_LOG_POLICY), POSIX_TRACE_LOOP,
+	    !pt_policy_ok(pt_le32(p + POSIX_TRACE_LOG_I_LOG_POLICY), POSIX_TRACE_LOOP,
 			  POSIX_TRACE_UNTIL_FULL, POSIX_TRACE_APPEND))
 		return EINVAL;
 	memset(a, 0, sizeof(*a));
 	a->__magic = PT_ATTR_MAGIC;
 	a->__flags = PT_ATTR_STREAM_POLICY_SET;
-	a->__inheritance = (int)pt_le32(p + PT_LOG_I_INHERIT);
-	a->__stream_policy = (int)pt_le32(p + PT_LOG_I_STREAM_POLICY);
-	a->__log_policy = (int)pt_le32(p + PT_LOG_I_LOG_POLICY);
-	a->__stream_size = pt_size(pt_le64(p + PT_LOG_I_STREAM_SIZE));
-	a->__max_data_size = (size_t)pt_le64(p + PT_LOG_I_MAX_DATA);
-	a->__log_size = pt_size(pt_le64(p + PT_LOG_I_LOG_SIZE));
-	l->created_real = pt_le64(p + PT_LOG_I_REALTIME);
-	l->created_mono = pt_le64(p + PT_LOG_I_MONOTONIC);
+	a->__inheritance = (int)pt_le32(p + POSIX_TRACE_LOG_I_INHERIT);
+	a->__stream_policy = (int)pt_le32(p + POSIX_TRACE_LOG_I_STREAM_POLICY);
+	a->__log_policy = (int)pt_le32(p + POSIX_TRACE_LOG_I_LOG_POLICY);
+	a->__stream_size = pt_size(pt_le64(p + POSIX_TRACE_LOG_I_STREAM_SIZE));
+	a->__max_data_size = (size_t)pt_le64(p + POSIX_TRACE_LOG_I_MAX_DATA);
+	a->__log_size = pt_size(pt_le64(p + POSIX_TRACE_LOG_I_LOG_SIZE));
+	l->created_real = pt_le64(p + POSIX_TRACE_LOG_I_REALTIME);
+	l->created_mono = pt_le64(p + POSIX_TRACE_LOG_I_MONOTONIC);
 	a->__create_time.tv_sec = (time_t)(l->created_real / 1000000000u);
 	a->__create_time.tv_nsec = (long)(l->created_real % 1000000000u);
-	res = pt_le64(p + PT_LOG_I_CLOCK_RES);
+	res = pt_le64(p + POSIX_TRACE_LOG_I_CLOCK_RES);
 	a->__clock_res.tv_sec = (time_t)(res / 1000000000u);
 	a->__clock_res.tv_nsec = (long)(res % 1000000000u);
-	memcpy(a->__genversion, p + PT_LOG_I_GENVERSION, PT_LOG_GENVERSION_LEN);
-	a->__genversion[PT_LOG_GENVERSION_LEN] = 0;
+	memcpy(a->__genversion, p + POSIX_TRACE_LOG_I_GENVERSION, POSIX_TRACE_LOG_GENVERSION_LEN);
+	a->__genversion[POSIX_TRACE_LOG_GENVERSION_LEN] = 0;
 	memcpy(a->__name, p + isize, nlen);
 	a->__name[nlen] = 0;
 	return 0;
@@ -173,60 +173,60 @@ static int pt_parse_info(struct pt_log *l)
 /* Names already known stay: ids are never renamed (clear keeps them). */
 static void pt_parse_types(struct pt_log *l)
 {
-	uint32_t len = pt_blk_len(l), count = pt_le32(l->blk + PT_LOG_B_COUNT);
-	uint32_t off = PT_LOG_BLOCK_HDR, id, nlen, step;
+	uint32_t len = pt_blk_len(l), count = pt_le32(l->blk + POSIX_TRACE_LOG_B_COUNT);
+	uint32_t off = POSIX_TRACE_LOG_BLOCK_HDR, id, nlen, step;
 	const uint8_t *e;
 
 	for (; count; count--) {
-		if (len - off < PT_LOG_TYPE_HDR)
+		if (len - off < POSIX_TRACE_LOG_TYPE_HDR)
 			return;
 		e = l->blk + off;
-		id = pt_le32(e);
-		nlen = pt_le16(e + 4);
-		step = (uint32_t)PT_ROUND8(PT_LOG_TYPE_HDR + nlen);
+		id = pt_le32(e + POSIX_TRACE_LOG_T_ID);
+		nlen = pt_le16(e + POSIX_TRACE_LOG_T_NAME_LEN);
+		step = (uint32_t)PT_ROUND8(POSIX_TRACE_LOG_TYPE_HDR + nlen);
 		if (!nlen || nlen > TRACE_EVENT_NAME_MAX || step > len - off ||
-		    memchr(e + PT_LOG_TYPE_HDR, 0, nlen))
+		    memchr(e + POSIX_TRACE_LOG_TYPE_HDR, 0, nlen))
 			return;
 		if (id < __POSIX_TRACE_ID_NR && !l->names[id])
-			l->names[id] = strndup((const char *)e + PT_LOG_TYPE_HDR, nlen);
+			l->names[id] = strndup((const char *)e + POSIX_TRACE_LOG_TYPE_HDR, nlen);
 		off += step;
 	}
 }
 
 static void pt_parse_status(struct pt_log *l)
 {
-	const uint8_t *p = l->blk + PT_LOG_BLOCK_HDR;
+	const uint8_t *p = l->blk + POSIX_TRACE_LOG_BLOCK_HDR;
 	struct posix_trace_status_info *s = &l->status;
 
-	if (pt_blk_len(l) - PT_LOG_BLOCK_HDR < PT_LOG_STATUS_V1 ||
-	    pt_le32(p + PT_LOG_S_SIZE) < PT_LOG_STATUS_V1)
+	if (pt_blk_len(l) - POSIX_TRACE_LOG_BLOCK_HDR < POSIX_TRACE_LOG_STATUS_V1 ||
+	    pt_le32(p + POSIX_TRACE_LOG_S_SIZE) < POSIX_TRACE_LOG_STATUS_V1)
 		return;
-	s->posix_stream_status = (int)pt_le32(p + 4);
-	s->posix_stream_full_status = (int)pt_le32(p + 8);
-	s->posix_stream_overrun_status = (int)pt_le32(p + 12);
-	s->posix_stream_flush_status = (int)pt_le32(p + 16);
-	s->posix_stream_flush_error = (int)pt_le32(p + 20);
-	s->posix_log_overrun_status = (int)pt_le32(p + 24);
-	s->posix_log_full_status = (int)pt_le32(p + 28);
+	s->posix_stream_status = (int)pt_le32(p + POSIX_TRACE_LOG_S_STREAM);
+	s->posix_stream_full_status = (int)pt_le32(p + POSIX_TRACE_LOG_S_FULL);
+	s->posix_stream_overrun_status = (int)pt_le32(p + POSIX_TRACE_LOG_S_OVERRUN);
+	s->posix_stream_flush_status = (int)pt_le32(p + POSIX_TRACE_LOG_S_FLUSH);
+	s->posix_stream_flush_error = (int)pt_le32(p + POSIX_TRACE_LOG_S_FLUSH_ERROR);
+	s->posix_log_overrun_status = (int)pt_le32(p + POSIX_TRACE_LOG_S_LOG_OVERRUN);
+	s->posix_log_full_status = (int)pt_le32(p + POSIX_TRACE_LOG_S_LOG_FULL);
 	l->finished = 1;
 }
 
 /* The LOSS block (log-format.md §5.5): the last one read counts. */
 static void pt_parse_losses(struct pt_log *l)
 {
-	const uint8_t *p = l->blk + PT_LOG_BLOCK_HDR;
+	const uint8_t *p = l->blk + POSIX_TRACE_LOG_BLOCK_HDR;
 	struct posix_trace_losses_np *s = &l->losses;
 
-	if (pt_blk_len(l) - PT_LOG_BLOCK_HDR < PT_LOG_LOSS_V1 ||
-	    pt_le32(p + PT_LOG_L_SIZE) < PT_LOG_LOSS_V1)
+	if (pt_blk_len(l) - POSIX_TRACE_LOG_BLOCK_HDR < POSIX_TRACE_LOG_LOSS_V1 ||
+	    pt_le32(p + POSIX_TRACE_LOG_L_SIZE) < POSIX_TRACE_LOG_LOSS_V1)
 		return;
 	memset(s, 0, sizeof(*s));
-	s->posix_dropped = pt_le64(p + PT_LOG_L_DROPPED);
-	s->posix_drop_gaps = pt_le64(p + PT_LOG_L_DROP_GAPS);
-	s->posix_overwritten = pt_le64(p + PT_LOG_L_OVERWRITTEN);
-	s->posix_overwrite_gaps = pt_le64(p + PT_LOG_L_OVERWRITE_GAPS);
-	s->posix_log_discarded = pt_le64(p + PT_LOG_L_DISCARDED);
-	s->posix_log_write_lost = pt_le64(p + PT_LOG_L_WRITE_LOST);
+	s->posix_dropped = pt_le64(p + POSIX_TRACE_LOG_L_DROPPED);
+	s->posix_drop_gaps = pt_le64(p + POSIX_TRACE_LOG_L_DROP_GAPS);
+	s->posix_overwritten = pt_le64(p + POSIX_TRACE_LOG_L_OVERWRITTEN);
+	s->posix_overwrite_gaps = pt_le64(p + POSIX_TRACE_LOG_L_OVERWRITE_GAPS);
+	s->posix_log_discarded = pt_le64(p + POSIX_TRACE_LOG_L_DISCARDED);
+	s->posix_log_write_lost = pt_le64(p + POSIX_TRACE_LOG_L_WRITE_LOST);
 	l->has_losses = 1;
 }
 
@@ -244,17 +244,17 @@ static void pt_log_scan(struct pt_log *l)
 	while (!l->meta_done && l->meta_end < l->meta_limit) {
 		if (pt_log_load(l, l->meta_end, l->meta_limit - l->meta_end, fsize))
 			return;
-		type = pt_le16(l->blk + PT_LOG_B_TYPE);
+		type = pt_le16(l->blk + POSIX_TRACE_LOG_B_TYPE);
 		len = pt_blk_len(l);
-		if (type == PT_LOG_BT_TYPES) {
+		if (type == POSIX_TRACE_LOG_BT_TYPES) {
 			pt_parse_types(l);
-		} else if (type == PT_LOG_BT_LOSS) {
+		} else if (type == POSIX_TRACE_LOG_BT_LOSS) {
 			pt_parse_losses(l);
-		} else if (type == PT_LOG_BT_STATUS) {
+		} else if (type == POSIX_TRACE_LOG_BT_STATUS) {
 			pt_parse_status(l);
-			l->meta_done = l->layout == PT_LOG_LAYOUT_SEQ;
-		} else if (type > PT_LOG_BT_PAD && type != POSIX_TRACE_LOG_BT_PACKED &&
-			   (pt_le16(l->blk + PT_LOG_B_FLAGS) & PT_LOG_BF_CRITICAL)) {
+			l->meta_done = l->layout == POSIX_TRACE_LOG_LAYOUT_SEQ;
+		} else if (type > POSIX_TRACE_LOG_BT_PAD && type != POSIX_TRACE_LOG_BT_PACKED &&
+			   (pt_le16(l->blk + POSIX_TRACE_LOG_B_FLAGS) & POSIX_TRACE_LOG_BF_CRITICAL)) {
 			l->meta_done = 1;
 			return;
 		}
@@ -264,41 +264,41 @@ static void pt_log_scan(struct pt_log *l)
 
 int pt_log_parse_open(struct pt_log *l)
 {
-	uint8_t h[PT_LOG_HEADER_MAX];
+	uint8_t h[POSIX_TRACE_LOG_HEADER_MAX];
 	uint64_t ring_size, fsize;
 	int ret;
 
-	if (pt_pread_all(l->fd, h, PT_LOG_HEADER_MIN, 0))
+	if (pt_pread_all(l->fd, h, POSIX_TRACE_LOG_HEADER_V1, 0))
 		return EINVAL;
-	l->header_size = pt_le32(h + PT_LOG_H_HEADER_SIZE);
-	if (memcmp(h, PT_LOG_MAGIC, 8) || pt_le16(h + PT_LOG_H_MAJOR) != PT_LOG_MAJOR ||
-	    l->header_size < PT_LOG_HEADER_MIN || l->header_size > PT_LOG_HEADER_MAX ||
+	l->header_size = pt_le32(h + POSIX_TRACE_LOG_H_HEADER_SIZE);
+	if (memcmp(h, POSIX_TRACE_LOG_MAGIC, 8) || pt_le16(h + POSIX_TRACE_LOG_H_MAJOR) != POSIX_TRACE_LOG_MAJOR ||
+	    l->header_size < POSIX_TRACE_LOG_HEADER_V1 || l->header_size > POSIX_TRACE_LOG_HEADER_MAX ||
 	    l->header_size % 8)
 		return EINVAL;
-	if (l->header_size > PT_LOG_HEADER_MIN &&
-	    pt_pread_all(l->fd, h + PT_LOG_HEADER_MIN, l->header_size - PT_LOG_HEADER_MIN,
-			 PT_LOG_HEADER_MIN))
+	if (l->header_size > POSIX_TRACE_LOG_HEADER_V1 &&
+	    pt_pread_all(l->fd, h + POSIX_TRACE_LOG_HEADER_V1, l->header_size - POSIX_TRACE_LOG_HEADER_V1,
+			 POSIX_TRACE_LOG_HEADER_V1))
 		return EINVAL;
-	if (PT_CRC_BAD(pt_log_crc(h, l->header_size, PT_LOG_H_CRC), pt_le32(h + PT_LOG_H_CRC)))
+	if (PT_CRC_BAD(pt_log_crc(h, l->header_size, POSIX_TRACE_LOG_H_CRC), pt_le32(h + POSIX_TRACE_LOG_H_CRC)))
 		return EINVAL;
-	l->layout = h[PT_LOG_H_LAYOUT];
-	l->block_max = pt_le32(h + PT_LOG_H_BLOCK_MAX);
-	l->tag = pt_le32(h + PT_LOG_H_LOG_TAG);
-	if (l->block_max < 2 * PT_LOG_BLOCK_HDR || l->block_max > PT_LOG_BLOCK_LIMIT ||
+	l->layout = h[POSIX_TRACE_LOG_H_LAYOUT];
+	l->block_max = pt_le32(h + POSIX_TRACE_LOG_H_BLOCK_MAX);
+	l->tag = pt_le32(h + POSIX_TRACE_LOG_H_LOG_TAG);
+	if (l->block_max < 2 * POSIX_TRACE_LOG_BLOCK_HDR || l->block_max > POSIX_TRACE_LOG_BLOCK_LIMIT ||
 	    l->block_max % 8)
 		return EINVAL;
-	if (l->layout == PT_LOG_LAYOUT_SEQ) {
+	if (l->layout == POSIX_TRACE_LOG_LAYOUT_SEQ) {
 		l->meta_limit = UINT64_MAX;
-	} else if (l->layout == PT_LOG_LAYOUT_RING) {
-		l->ring_offset = pt_le64(h + PT_LOG_H_RING_OFFSET);
-		ring_size = pt_le64(h + PT_LOG_H_RING_SIZE);
-		l->slot_size = pt_le32(h + PT_LOG_H_SLOT_SIZE);
+	} else if (l->layout == POSIX_TRACE_LOG_LAYOUT_RING) {
+		l->ring_offset = pt_le64(h + POSIX_TRACE_LOG_H_RING_OFFSET);
+		ring_size = pt_le64(h + POSIX_TRACE_LOG_H_RING_SIZE);
+		l->slot_size = pt_le32(h + POSIX_TRACE_LOG_H_SLOT_SIZE);
 		if (l->ring_offset < l->header_size || l->ring_offset % 8 ||
 		    l->ring_offset > INT64_MAX / 2 ||
-		    l->slot_size < 2 * PT_LOG_BLOCK_HDR || l->slot_size > l->block_max ||
+		    l->slot_size < 2 * POSIX_TRACE_LOG_BLOCK_HDR || l->slot_size > l->block_max ||
 		    l->slot_size % 8 || ring_size % l->slot_size ||
 		    ring_size / l->slot_size == 0 ||
-		    ring_size / l->slot_size > PT_LOG_SLOTS_MAX)
+		    ring_size / l->slot_size > POSIX_TRACE_LOG_SLOTS_MAX)
 			return EINVAL;
 		l->nslots = (uint32_t)(ring_size / l->slot_size);
 		l->meta_limit = l->ring_offset;
@@ -343,7 +343,7 @@ void pt_log_free_contents(struct pt_log *l)
 /* Blocks of events: format 1.0's, and 1.1's packed ones. */
 static int pt_events_type(uint16_t type)
 {
-	return type == PT_LOG_BT_EVENTS || type == POSIX_TRACE_LOG_BT_PACKED;
+	return type == POSIX_TRACE_LOG_BT_EVENTS || type == POSIX_TRACE_LOG_BT_PACKED;
 }
 
 static int pt_slot_cmp(const void *a, const void *b)
@@ -361,19 +361,19 @@ static int pt_slot_cmp(const void *a, const void *b)
  */
 static void pt_ring_order(struct pt_log *l, uint64_t fsize)
 {
-	uint8_t h[PT_LOG_BLOCK_HDR];
+	uint8_t h[POSIX_TRACE_LOG_BLOCK_HDR];
 	uint32_t i, n = 0;
 	uint64_t pos, seq;
 
 	for (i = 0; i < l->nslots; i++) {
 		pos = l->ring_offset + (uint64_t)i * l->slot_size;
-		if (pos >= fsize || fsize - pos < PT_LOG_BLOCK_HDR ||
+		if (pos >= fsize || fsize - pos < POSIX_TRACE_LOG_BLOCK_HDR ||
 		    pt_pread_all(l->fd, h, sizeof(h), pos))
 			continue;
-		seq = pt_le64(h + PT_LOG_B_SEQ);
-		if (pt_le32(h + PT_LOG_B_MAGIC) != PT_LOG_BLOCK_MAGIC ||
-		    pt_le32(h + PT_LOG_B_TAG) != l->tag ||
-		    !pt_events_type(pt_le16(h + PT_LOG_B_TYPE)) ||
+		seq = pt_le64(h + POSIX_TRACE_LOG_B_SEQ);
+		if (pt_le32(h + POSIX_TRACE_LOG_B_MAGIC) != POSIX_TRACE_LOG_BLOCK_MAGIC ||
+		    pt_le32(h + POSIX_TRACE_LOG_B_TAG) != l->tag ||
+		    !pt_events_type(pt_le16(h + POSIX_TRACE_LOG_B_TYPE)) ||
 		    (l->have_last && seq <= l->last_seq))
 			continue;
 		l->slots[n].seq = seq;
@@ -400,8 +400,8 @@ static int pt_ring_take(struct pt_log *l, uint64_t fsize)
 		if ((l->have_last && s->seq <= l->last_seq) ||
 		    pt_log_load(l, l->ring_offset + (uint64_t)s->index * l->slot_size,
 				l->slot_size, fsize) ||
-		    pt_le64(l->blk + PT_LOG_B_SEQ) != s->seq ||
-		    !pt_events_type(pt_le16(l->blk + PT_LOG_B_TYPE)))
+		    pt_le64(l->blk + POSIX_TRACE_LOG_B_SEQ) != s->seq ||
+		    !pt_events_type(pt_le16(l->blk + POSIX_TRACE_LOG_B_TYPE)))
 			continue;
 		l->snap_pos = i + 1;
 		l->last_seq = s->seq;
@@ -526,21 +526,21 @@ static int pt_take_record(struct pt_log *l, struct posix_trace_event_info *ev,
 
 	if (l->packed)
 		return pt_take_packed(l, ev, data, num_bytes, data_len);
-	if (rem < PT_LOG_RECORD_HDR)
+	if (rem < POSIX_TRACE_LOG_RECORD_HDR)
 		return 0;
-	size = pt_le32(r + PT_LOG_R_SIZE);
-	dlen = pt_le32(r + PT_LOG_R_DATA_LEN);
-	if (size < PT_LOG_RECORD_HDR || size % 8 || size > rem ||
-	    dlen > size - PT_LOG_RECORD_HDR)
+	size = pt_le32(r + POSIX_TRACE_LOG_R_SIZE);
+	dlen = pt_le32(r + POSIX_TRACE_LOG_R_DATA_LEN);
+	if (size < POSIX_TRACE_LOG_RECORD_HDR || size % 8 || size > rem ||
+	    dlen > size - POSIX_TRACE_LOG_RECORD_HDR)
 		return 0;
-	ev->posix_event_id = pt_le32(r + PT_LOG_R_ID);
-	ev->posix_pid = (pid_t)pt_le32(r + PT_LOG_R_PID);
-	ev->posix_prog_address = (void *)(uintptr_t)pt_le64(r + PT_LOG_R_ADDRESS);
-	ev->posix_thread_id = (pthread_t)pt_le64(r + PT_LOG_R_THREAD);
-	pt_log_timespec(l, pt_le64(r + PT_LOG_R_TIMESTAMP), &ev->posix_timestamp);
-	ev->posix_truncation_status = (pt_le32(r + PT_LOG_R_FLAGS) & POSIX_TRACE_REC_TRUNCATED) ?
+	ev->posix_event_id = pt_le32(r + POSIX_TRACE_LOG_R_ID);
+	ev->posix_pid = (pid_t)pt_le32(r + POSIX_TRACE_LOG_R_PID);
+	ev->posix_prog_address = (void *)(uintptr_t)pt_le64(r + POSIX_TRACE_LOG_R_ADDRESS);
+	ev->posix_thread_id = (pthread_t)pt_le64(r + POSIX_TRACE_LOG_R_THREAD);
+	pt_log_timespec(l, pt_le64(r + POSIX_TRACE_LOG_R_TIMESTAMP), &ev->posix_timestamp);
+	ev->posix_truncation_status = (pt_le32(r + POSIX_TRACE_LOG_R_FLAGS) & POSIX_TRACE_REC_TRUNCATED) ?
 		POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
-	pt_take_data(ev, r + PT_LOG_RECORD_HDR, dlen, data, num_bytes, data_len);
+	pt_take_data(ev, r + POSIX_TRACE_LOG_RECORD_HDR, dlen, data, num_bytes, data_len);
 	l->blk_off += size;
 	l->blk_left--;
 	return 1;
@@ -557,20 +557,20 @@ int pt_log_next(struct pt_log *l, struct posix_trace_event_info *ev, void *data,
 			}
 			l->blk_left = 0;
 		}
-		if (l->layout == PT_LOG_LAYOUT_RING) {
+		if (l->layout == POSIX_TRACE_LOG_LAYOUT_RING) {
 			if (!pt_ring_next(l))
 				break;
 		} else if (!pt_seq_next(l)) {
 			break;
 		}
-		if (!pt_events_type(pt_le16(l->blk + PT_LOG_B_TYPE)))
+		if (!pt_events_type(pt_le16(l->blk + POSIX_TRACE_LOG_B_TYPE)))
 			continue;
-		l->packed = pt_le16(l->blk + PT_LOG_B_TYPE) == POSIX_TRACE_LOG_BT_PACKED;
+		l->packed = pt_le16(l->blk + POSIX_TRACE_LOG_B_TYPE) == POSIX_TRACE_LOG_BT_PACKED;
 		l->ctx_set = 0;
 		l->ctx_address = 0;
 		l->blk_len = pt_blk_len(l);
-		l->blk_off = PT_LOG_BLOCK_HDR;
-		l->blk_left = pt_le32(l->blk + PT_LOG_B_COUNT);
+		l->blk_off = POSIX_TRACE_LOG_BLOCK_HDR;
+		l->blk_left = pt_le32(l->blk + POSIX_TRACE_LOG_B_COUNT);
 	}
 	*got = 0;
 	return 0;

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <linux/posix_trace.h>
 #include "handle.h"
-#include "ring.h"
+#include <posix_trace/ring.h>
 
 #define PT_LOAD_ACQ(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define PT_LOAD(p)	__atomic_load_n((p), __ATOMIC_RELAXED)
@@ -85,11 +85,11 @@ struct pt_rlane {
 
 /*
  * The ring copy on the reader's side: @len bytes of lane @l from position
- * @pos, wrapping at the ring's end (pt_ring_read(), ring.h).
+ * @pos, wrapping at the ring's end (pt_ring_copy_out(), <posix_trace/ring.h>).
  */
 static inline void pt_ring_copy(const struct pt_rlane *l, uint64_t pos, void *dst, size_t len)
 {
-	pt_ring_read(l->ring, l->size, pos % l->size, dst, len);
+	pt_ring_copy_out(l->ring, l->size, pos % l->size, dst, len);
 }
 
 /* Timestamp of the record at ring offset @off (never 0: 0 means "not

@@ -33,7 +33,7 @@
 #include <time.h>
 #include "dev.h"
 #include "internal.h"
-#include "ring.h"
+#include <posix_trace/ring.h>
 #include "wlane.h"
 #include "writer.h"
 
@@ -169,7 +169,7 @@ static int pt_wlane_make_room(struct pt_wlane *w, uint32_t policy, uint64_t size
 			break;
 		}
 		if (w->oldest == tail) {
-			pt_ring_read(w->ring, w->size, w->oldest_off, &rec, sizeof(rec));
+			pt_ring_copy_out(w->ring, w->size, w->oldest_off, &rec, sizeof(rec));
 			PT_STORE(&w->ctl->lost_timestamp, rec.timestamp);
 			PT_STORE_REL(&w->ctl->lost_seq, rec.seq);
 		}
@@ -257,12 +257,12 @@ static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stre
 			.address = (uint64_t)(uintptr_t)ev->address,
 		};
 
-		pt_ring_write(w->ring, w->size, (off + sizeof(rec)) % w->size,
+		pt_ring_copy_in(w->ring, w->size, (off + sizeof(rec)) % w->size,
 			      ev->data, len);
-		pt_ring_write(w->ring, w->size, (off + sizeof(rec) + len) % w->size,
+		pt_ring_copy_in(w->ring, w->size, (off + sizeof(rec) + len) % w->size,
 			      zero, size - sizeof(rec) - len);
 		rec.timestamp = pt_wlane_stamp(w, ev);
-		pt_ring_write(w->ring, w->size, off, &rec, sizeof(rec));
+		pt_ring_copy_in(w->ring, w->size, off, &rec, sizeof(rec));
 	}
 	w->seq++;
 	w->head += size;

@@ -170,8 +170,8 @@ static inline size_t lw_types(struct lw_log *w, const trace_event_id_t *ids,
 
 	for (i = 0; i < n && i < 64; i++) {
 		nlen = (uint32_t)strlen(names[i]);
-		lw_put32(p + off, ids[i]);
-		lw_put16(p + off + 4, (uint16_t)nlen);
+		lw_put32(p + off + POSIX_TRACE_LOG_T_ID, ids[i]);
+		lw_put16(p + off + POSIX_TRACE_LOG_T_NAME_LEN, (uint16_t)nlen);
 		memcpy(p + off + POSIX_TRACE_LOG_TYPE_HDR, names[i], nlen);
 		off += (uint32_t)PT_ROUND8(POSIX_TRACE_LOG_TYPE_HDR + nlen);
 	}
@@ -301,13 +301,13 @@ static inline void lw_status(struct lw_log *w, const struct posix_trace_status_i
 	uint8_t p[POSIX_TRACE_LOG_STATUS_V1];
 
 	lw_put32(p, POSIX_TRACE_LOG_STATUS_V1);
-	lw_put32(p + 4, (uint32_t)s->posix_stream_status);
-	lw_put32(p + 8, (uint32_t)s->posix_stream_full_status);
-	lw_put32(p + 12, (uint32_t)s->posix_stream_overrun_status);
-	lw_put32(p + 16, (uint32_t)s->posix_stream_flush_status);
-	lw_put32(p + 20, (uint32_t)s->posix_stream_flush_error);
-	lw_put32(p + 24, (uint32_t)s->posix_log_overrun_status);
-	lw_put32(p + 28, (uint32_t)s->posix_log_full_status);
+	lw_put32(p + POSIX_TRACE_LOG_S_STREAM, (uint32_t)s->posix_stream_status);
+	lw_put32(p + POSIX_TRACE_LOG_S_FULL, (uint32_t)s->posix_stream_full_status);
+	lw_put32(p + POSIX_TRACE_LOG_S_OVERRUN, (uint32_t)s->posix_stream_overrun_status);
+	lw_put32(p + POSIX_TRACE_LOG_S_FLUSH, (uint32_t)s->posix_stream_flush_status);
+	lw_put32(p + POSIX_TRACE_LOG_S_FLUSH_ERROR, (uint32_t)s->posix_stream_flush_error);
+	lw_put32(p + POSIX_TRACE_LOG_S_LOG_OVERRUN, (uint32_t)s->posix_log_overrun_status);
+	lw_put32(p + POSIX_TRACE_LOG_S_LOG_FULL, (uint32_t)s->posix_log_full_status);
 	lw_append(w, POSIX_TRACE_LOG_BT_STATUS, 1, p, sizeof(p));
 }
 

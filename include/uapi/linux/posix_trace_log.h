@@ -104,6 +104,9 @@
 #define POSIX_TRACE_LOG_S_LOG_OVERRUN	24
 #define POSIX_TRACE_LOG_S_LOG_FULL	28
 #define POSIX_TRACE_LOG_STATUS_V1	32
+/* posix_stream_status in it: <trace.h>'s values */
+#define POSIX_TRACE_LOG_STATE_RUNNING	1
+#define POSIX_TRACE_LOG_STATE_SUSPENDED	2
 
 /* LOSS payload (§5.5): u32 loss_size, then u64 counts. */
 #define POSIX_TRACE_LOG_L_SIZE		0
