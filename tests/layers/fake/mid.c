@@ -1,0 +1,2 @@
+#include "mid.h"
+#include <stdio.h>

@@ -1,0 +1,2 @@
+#include "top.h"
+#include "other.h"
