@@ -8,6 +8,7 @@
  */
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <posix_trace/merge.h>
 #include "drain.h"
 
 /* In-flight stamps older than this are not believed (design.md §4). */
@@ -388,7 +389,7 @@ static u64 pt_snapshot(struct pt_stream *s, bool final)
 	return horizon;
 }
 
-/* Merge every lane into the log, oldest record first (ties: lower lane). */
+/* Merge every lane into the log in the order <posix_trace/merge.h> gives. */
 void pt_drain(struct pt_stream *s, bool final, int *first)
 {
 	struct pt_log *log = s->log;
@@ -409,7 +410,8 @@ void pt_drain(struct pt_stream *s, bool final, int *first)
 			}
 			if (src->rec.timestamp > horizon)
 				continue;
-			if (!best || src->rec.timestamp < best->rec.timestamp)
+			if (!best || pt_merge_before(src->rec.timestamp,
+						     best->rec.timestamp))
 				best = src;
 		}
 		/* A lane cut short may have lowered the horizon under it. */

@@ -5,6 +5,7 @@
  * whether it may go before an older one still being written, pt_take()
  * takes it (pt_take_fast() when nothing is special).
  */
+#include <posix_trace/merge.h>
 #include "inflight.h"
 #include "merge.h"
 #include "rlane.h"
@@ -41,7 +42,7 @@ static int pt_pick(struct pt_handle *h, uint64_t *best_tsp)
 			if (!ts)
 				continue;
 		}
-		if (ts < best_ts) {
+		if (pt_merge_before(ts, best_ts)) {
 			best_ts = ts;
 			best = (int)i;
 		}

@@ -77,7 +77,7 @@ install: libtrace tools build/posixtrace.pc build/dkms.conf
 	install -m 644 $(PT_KSRC) $(DESTDIR)$(DKMSDIR)/kmod/
 	install -m 644 include/uapi/linux/posix_trace.h include/uapi/linux/posix_trace_log.h \
 		$(DESTDIR)$(DKMSDIR)/include/uapi/linux/
-	install -m 644 include/posix_trace/ring.h $(DESTDIR)$(DKMSDIR)/include/posix_trace/
+	install -m 644 include/posix_trace/ring.h include/posix_trace/merge.h $(DESTDIR)$(DKMSDIR)/include/posix_trace/
 	install -m 644 VERSION build/dkms.conf $(DESTDIR)$(DKMSDIR)/
 	install -m 644 packaging/60-posix-trace.rules $(DESTDIR)$(UDEVRULESDIR)/
 ifeq ($(DESTDIR),)
