@@ -20,11 +20,11 @@
 #include <sys/resource.h>
 #include <linux/posix_trace.h>
 
-#define REC_HDR		sizeof(struct posix_trace_record)
-#define CTL_PAGE	4096
-#define ROUND8(n)	(((n) + 7) & ~(size_t)7)
+#define ST_REC_HDR		sizeof(struct posix_trace_record)
+#define ST_CTL_PAGE	4096
+#define ST_ROUND8(n)	(((n) + 7) & ~(size_t)7)
 
-struct lane {
+struct st_lane {
 	struct posix_trace_writer_ctl *ctl;
 	uint8_t *ring;
 	size_t size;
@@ -36,7 +36,7 @@ struct lane {
  * (the writer's and the reader's mapping of a lane count once).  Returns
  * how many were found (at most @max are stored), or -1.
  */
-static inline int find_lanes(struct lane *lanes, int max)
+static inline int st_find_lanes(struct st_lane *lanes, int max)
 {
 	char line[512], perms[8], path[256];
 	unsigned long long off;
@@ -52,8 +52,8 @@ static inline int find_lanes(struct lane *lanes, int max)
 		if (sscanf(line, "%lx-%lx %7s %llx %*s %*s %255s", &start, &end,
 			   perms, &off, path) < 5)
 			continue;
-		if (strcmp(path, PT_DEVICE) || strcmp(perms, "rw-s") ||
-		    ((off / 4096) & 3) != 3 || end - start <= CTL_PAGE)
+		if (strcmp(path, ST_DEVICE) || strcmp(perms, "rw-s") ||
+		    ((off / 4096) & 3) != 3 || end - start <= ST_CTL_PAGE)
 			continue;
 		for (i = 0; i < n && i < max; i++)
 			if (lanes[i].offset == off)
@@ -62,8 +62,8 @@ static inline int find_lanes(struct lane *lanes, int max)
 			continue;
 		if (n < max) {
 			lanes[n].ctl = (void *)start;
-			lanes[n].ring = (uint8_t *)start + CTL_PAGE;
-			lanes[n].size = end - start - CTL_PAGE;
+			lanes[n].ring = (uint8_t *)start + ST_CTL_PAGE;
+			lanes[n].size = end - start - ST_CTL_PAGE;
 			lanes[n].offset = off;
 		}
 		n++;
@@ -73,22 +73,22 @@ static inline int find_lanes(struct lane *lanes, int max)
 }
 
 /* The one writer lane of this process; false if there is not exactly one. */
-static inline bool find_the_lane(struct lane *l)
+static inline bool st_find_the_lane(struct st_lane *l)
 {
-	struct lane all[8];
+	struct st_lane all[8];
 
-	if (find_lanes(all, 8) != 1)
+	if (st_find_lanes(all, 8) != 1)
 		return false;
 	*l = all[0];
 	return true;
 }
 
-static inline uint64_t lane_head(const struct lane *l)
+static inline uint64_t st_lane_head(const struct st_lane *l)
 {
 	return __atomic_load_n(&l->ctl->head, __ATOMIC_ACQUIRE);
 }
 
-static inline void lane_put(const struct lane *l, uint64_t pos, const void *src,
+static inline void st_lane_put(const struct st_lane *l, uint64_t pos, const void *src,
 		     size_t len)
 {
 	size_t off = pos % l->size, first = len < l->size - off ? len :
@@ -99,7 +99,7 @@ static inline void lane_put(const struct lane *l, uint64_t pos, const void *src,
 		memcpy(l->ring, (const uint8_t *)src + first, len - first);
 }
 
-static inline void no_core_dumps(void)
+static inline void st_no_core_dumps(void)
 {
 	struct rlimit rl = { 0, 0 };
 
@@ -107,7 +107,7 @@ static inline void no_core_dumps(void)
 }
 
 /* A MAP_SHARED anonymous area, shared with children forked later. */
-static inline void *shared_area(size_t len)
+static inline void *st_shared_area(size_t len)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -121,25 +121,25 @@ static inline void *shared_area(size_t len)
  * test.  Returns false if the read did not return within @ms + 10 s; the
  * thread is then left behind (the test fails).
  */
-struct timed_arg {
+struct st_timed_arg {
 	trace_id_t trid;
 	unsigned int ms;
 	int ret;
-	struct pt_ev ev;
+	struct st_ev ev;
 };
 
-static inline void *timed_reader(void *p)
+static inline void *st_timed_reader(void *p)
 {
-	struct timed_arg *a = p;
+	struct st_timed_arg *a = p;
 
-	a->ret = pt_timed_ms(a->trid, &a->ev, a->ms);
+	a->ret = st_timed_ms(a->trid, &a->ev, a->ms);
 	return NULL;
 }
 
-static inline bool timed_read_returns(trace_id_t trid, unsigned int ms, int *ret,
-			       struct pt_ev *ev)
+static inline bool st_timed_read_returns(trace_id_t trid, unsigned int ms, int *ret,
+			       struct st_ev *ev)
 {
-	struct timed_arg *a = calloc(1, sizeof(*a));
+	struct st_timed_arg *a = calloc(1, sizeof(*a));
 	struct timespec dl;
 	pthread_t th;
 
@@ -147,11 +147,11 @@ static inline bool timed_read_returns(trace_id_t trid, unsigned int ms, int *ret
 		return false;
 	a->trid = trid;
 	a->ms = ms;
-	if (pthread_create(&th, NULL, timed_reader, a)) {
+	if (pthread_create(&th, NULL, st_timed_reader, a)) {
 		free(a);
 		return false;
 	}
-	dl = pt_ns_ts(pt_realtime_ns() + (uint64_t)(ms + 10000) * 1000000ULL);
+	dl = st_ns_ts(st_realtime_ns() + (uint64_t)(ms + 10000) * 1000000ULL);
 	if (pthread_timedjoin_np(th, NULL, &dl))
 		return false;	/* still spinning: leak @a on purpose */
 	*ret = a->ret;
@@ -162,7 +162,7 @@ static inline bool timed_read_returns(trace_id_t trid, unsigned int ms, int *ret
 }
 
 /* Wait for child @pid; its exit code, or 1000 + signal if killed. */
-static inline int wait_child(pid_t pid)
+static inline int st_wait_child(pid_t pid)
 {
 	int status;
 
@@ -178,7 +178,7 @@ static inline int wait_child(pid_t pid)
  * Fork a child that waits for a byte on a pipe before running @fn(@arg).
  * *go receives the write end.  Returns the pid or -1.
  */
-static inline pid_t fork_waiting(int (*fn)(void *), void *arg, int *go)
+static inline pid_t st_fork_waiting(int (*fn)(void *), void *arg, int *go)
 {
 	int p[2];
 	pid_t pid;
@@ -195,7 +195,7 @@ static inline pid_t fork_waiting(int (*fn)(void *), void *arg, int *go)
 	}
 	if (pid == 0) {
 		close(p[1]);
-		no_core_dumps();
+		st_no_core_dumps();
 		if (read(p[0], &c, 1) != 1)
 			_exit(99);
 		close(p[0]);
@@ -206,7 +206,7 @@ static inline pid_t fork_waiting(int (*fn)(void *), void *arg, int *go)
 	return pid;
 }
 
-static inline int go(int fd)
+static inline int st_go(int fd)
 {
 	int ret = write(fd, "g", 1) == 1 ? 0 : -1;
 
@@ -214,18 +214,18 @@ static inline int go(int fd)
 	return ret;
 }
 
-static inline const char *ev_desc(const struct pt_ev *ev)
+static inline const char *st_ev_desc(const struct st_ev *ev)
 {
 	static __thread char buf[96];
 	int v = 0;
 
-	if (pt_is(ev, POSIX_TRACE_ERROR) && ev->len == sizeof(int))
+	if (st_is(ev, POSIX_TRACE_ERROR) && ev->len == sizeof(int))
 		memcpy(&v, ev->data, sizeof(v));
 	snprintf(buf, sizeof(buf), "%s len %zu pid %d%s%s",
-		 pt_id_str(ev->info.posix_event_id), ev->len,
+		 st_id_str(ev->info.posix_event_id), ev->len,
 		 (int)ev->info.posix_pid,
-		 pt_is(ev, POSIX_TRACE_ERROR) ? " err " : "",
-		 pt_is(ev, POSIX_TRACE_ERROR) ? strerror(v) : "");
+		 st_is(ev, POSIX_TRACE_ERROR) ? " err " : "",
+		 st_is(ev, POSIX_TRACE_ERROR) ? strerror(v) : "");
 	return buf;
 }
 

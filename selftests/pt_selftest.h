@@ -6,7 +6,7 @@
  * the kernel's kselftest_harness.h (extracted by the Makefile into
  * build/harness/) and provides:
  *
- *  - PT_REQUIRE_MODULE()/PT_REQUIRE_ROOT(): skip a test when
+ *  - ST_REQUIRE_MODULE()/ST_REQUIRE_ROOT(): skip a test when
  *    /dev/posix_trace is absent or when it needs root;
  *  - small wrappers to build attributes, create streams and read events;
  *  - "agents": forked helper processes driven over a SOCK_SEQPACKET socket,
@@ -63,22 +63,22 @@
 #include "kselftest_harness.h"
 #pragma GCC diagnostic pop
 
-#define PT_DEVICE		"/dev/posix_trace"
-#define PT_SMALL_STREAM		4096
+#define ST_DEVICE		"/dev/posix_trace"
+#define ST_SMALL_STREAM		4096
 /* Room for the largest system event, FILTER: two trace_event_set_t. */
-#define PT_EV_DATA_MAX		512
-#define PT_NSEC_PER_SEC		1000000000ULL
+#define ST_EV_DATA_MAX		512
+#define ST_NSEC_PER_SEC		1000000000ULL
 /* Slack allowed when comparing event timestamps with clock_gettime(). */
-#define PT_TS_SLACK_NS		(5 * 1000 * 1000ULL)
-#define PT_AGENT_TIMEOUT_MS	10000
+#define ST_TS_SLACK_NS		(5 * 1000 * 1000ULL)
+#define ST_AGENT_TIMEOUT_MS	10000
 
 /* ------------------------------------------------------------------ */
 /* Skipping                                                            */
 /* ------------------------------------------------------------------ */
 
-static inline bool pt_module_loaded(void)
+static inline bool st_module_loaded(void)
 {
-	return access(PT_DEVICE, F_OK) == 0;
+	return access(ST_DEVICE, F_OK) == 0;
 }
 
 /*
@@ -88,55 +88,55 @@ static inline bool pt_module_loaded(void)
  * both the body and (when called from setup) the teardown, and the test is
  * reported as skipped.  Works from FIXTURE_SETUP and from TEST_F bodies.
  */
-#define PT_SKIP(fmt, ...) \
+#define ST_SKIP(fmt, ...) \
 	SKIP(longjmp(_metadata->env, 1), fmt, ##__VA_ARGS__)
 
 /* Used by every FIXTURE_SETUP: skip when the module is not loaded. */
-#define PT_REQUIRE_MODULE() do {					\
-	if (!pt_module_loaded())					\
-		PT_SKIP("%s absent: posix_trace module not loaded",	\
-			PT_DEVICE);					\
+#define ST_REQUIRE_MODULE() do {					\
+	if (!st_module_loaded())					\
+		ST_SKIP("%s absent: posix_trace module not loaded",	\
+			ST_DEVICE);					\
 } while (0)
 
-#define PT_REQUIRE_ROOT() do {						\
+#define ST_REQUIRE_ROOT() do {						\
 	if (geteuid() != 0)						\
-		PT_SKIP("needs root (euid %d)", (int)geteuid());	\
+		ST_SKIP("needs root (euid %d)", (int)geteuid());	\
 } while (0)
 
 /* ------------------------------------------------------------------ */
 /* Time                                                                */
 /* ------------------------------------------------------------------ */
 
-static inline uint64_t pt_ts_ns(const struct timespec *ts)
+static inline uint64_t st_ts_ns(const struct timespec *ts)
 {
-	return (uint64_t)ts->tv_sec * PT_NSEC_PER_SEC + (uint64_t)ts->tv_nsec;
+	return (uint64_t)ts->tv_sec * ST_NSEC_PER_SEC + (uint64_t)ts->tv_nsec;
 }
 
-static inline struct timespec pt_ns_ts(uint64_t ns)
+static inline struct timespec st_ns_ts(uint64_t ns)
 {
 	struct timespec ts = {
-		.tv_sec = (time_t)(ns / PT_NSEC_PER_SEC),
-		.tv_nsec = (long)(ns % PT_NSEC_PER_SEC),
+		.tv_sec = (time_t)(ns / ST_NSEC_PER_SEC),
+		.tv_nsec = (long)(ns % ST_NSEC_PER_SEC),
 	};
 	return ts;
 }
 
-static inline uint64_t pt_now_ns(clockid_t clk)
+static inline uint64_t st_now_ns(clockid_t clk)
 {
 	struct timespec ts;
 
 	clock_gettime(clk, &ts);
-	return pt_ts_ns(&ts);
+	return st_ts_ns(&ts);
 }
 
-static inline uint64_t pt_realtime_ns(void)
+static inline uint64_t st_realtime_ns(void)
 {
-	return pt_now_ns(CLOCK_REALTIME);
+	return st_now_ns(CLOCK_REALTIME);
 }
 
-static inline void pt_sleep_ms(unsigned int ms)
+static inline void st_sleep_ms(unsigned int ms)
 {
-	struct timespec ts = pt_ns_ts((uint64_t)ms * 1000000ULL);
+	struct timespec ts = st_ns_ts((uint64_t)ms * 1000000ULL);
 
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
@@ -147,7 +147,7 @@ static inline void pt_sleep_ms(unsigned int ms)
 /* ------------------------------------------------------------------ */
 
 /* Initialise @a; 0 arguments keep the defaults.  Returns 0 or an error. */
-static inline int pt_attr_make(trace_attr_t *a, size_t streamsize, int policy,
+static inline int st_attr_make(trace_attr_t *a, size_t streamsize, int policy,
 			       size_t maxdata)
 {
 	int ret = posix_trace_attr_init(a);
@@ -172,11 +172,11 @@ static inline int pt_attr_make(trace_attr_t *a, size_t streamsize, int policy,
 	return 0;
 }
 
-static inline int pt_create(pid_t pid, size_t streamsize, int policy,
+static inline int st_create(pid_t pid, size_t streamsize, int policy,
 			    size_t maxdata, trace_id_t *trid)
 {
 	trace_attr_t a;
-	int ret = pt_attr_make(&a, streamsize, policy, maxdata);
+	int ret = st_attr_make(&a, streamsize, policy, maxdata);
 
 	if (ret)
 		return ret;
@@ -186,15 +186,15 @@ static inline int pt_create(pid_t pid, size_t streamsize, int policy,
 }
 
 /* Effective sizes of a stream, from posix_trace_get_attr(). */
-struct pt_sizes {
+struct st_sizes {
 	size_t stream;		/* stream-min-size */
 	size_t maxdata;		/* max-data-size */
 	size_t sysev;		/* getmaxsystemeventsize */
 	size_t userev;		/* getmaxusereventsize(data_len) */
 };
 
-static inline int pt_stream_sizes(trace_id_t trid, size_t data_len,
-				  struct pt_sizes *s)
+static inline int st_stream_sizes(trace_id_t trid, size_t data_len,
+				  struct st_sizes *s)
 {
 	trace_attr_t a;
 	int ret;
@@ -220,14 +220,14 @@ static inline int pt_stream_sizes(trace_id_t trid, size_t data_len,
 /* Reading events                                                      */
 /* ------------------------------------------------------------------ */
 
-struct pt_ev {
+struct st_ev {
 	struct posix_trace_event_info info;
 	size_t len;
 	int unavailable;
-	unsigned char data[PT_EV_DATA_MAX];
+	unsigned char data[ST_EV_DATA_MAX];
 };
 
-static inline int pt_try(trace_id_t trid, struct pt_ev *ev)
+static inline int st_try(trace_id_t trid, struct st_ev *ev)
 {
 	ev->unavailable = -1;
 	ev->len = (size_t)-1;
@@ -236,7 +236,7 @@ static inline int pt_try(trace_id_t trid, struct pt_ev *ev)
 					    &ev->unavailable);
 }
 
-static inline int pt_get(trace_id_t trid, struct pt_ev *ev)
+static inline int st_get(trace_id_t trid, struct st_ev *ev)
 {
 	ev->unavailable = -1;
 	ev->len = (size_t)-1;
@@ -245,7 +245,7 @@ static inline int pt_get(trace_id_t trid, struct pt_ev *ev)
 					 &ev->unavailable);
 }
 
-static inline int pt_timed(trace_id_t trid, struct pt_ev *ev,
+static inline int st_timed(trace_id_t trid, struct st_ev *ev,
 			   const struct timespec *abstime)
 {
 	ev->unavailable = -1;
@@ -256,13 +256,13 @@ static inline int pt_timed(trace_id_t trid, struct pt_ev *ev,
 }
 
 /* timedgetnext with a deadline @ms milliseconds from now. */
-static inline int pt_timed_ms(trace_id_t trid, struct pt_ev *ev,
+static inline int st_timed_ms(trace_id_t trid, struct st_ev *ev,
 			      unsigned int ms)
 {
-	struct timespec abs = pt_ns_ts(pt_realtime_ns() +
+	struct timespec abs = st_ns_ts(st_realtime_ns() +
 				       (uint64_t)ms * 1000000ULL);
 
-	return pt_timed(trid, ev, &abs);
+	return st_timed(trid, ev, &abs);
 }
 
 /*
@@ -270,13 +270,13 @@ static inline int pt_timed_ms(trace_id_t trid, struct pt_ev *ev,
  * @max).  Returns 0 or the first error; *n is the number read.  Reading stops
  * at @max even if more are available.
  */
-static inline int pt_drain(trace_id_t trid, struct pt_ev *evs, int max, int *n)
+static inline int st_drain(trace_id_t trid, struct st_ev *evs, int max, int *n)
 {
 	int ret;
 
 	*n = 0;
 	while (*n < max) {
-		ret = pt_try(trid, &evs[*n]);
+		ret = st_try(trid, &evs[*n]);
 		if (ret)
 			return ret;
 		if (evs[*n].unavailable)
@@ -287,14 +287,14 @@ static inline int pt_drain(trace_id_t trid, struct pt_ev *evs, int max, int *n)
 }
 
 /* Number of events available now (consumes them). */
-static inline int pt_count_available(trace_id_t trid, int *count)
+static inline int st_count_available(trace_id_t trid, int *count)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret;
 
 	*count = 0;
 	for (;;) {
-		ret = pt_try(trid, &ev);
+		ret = st_try(trid, &ev);
 		if (ret)
 			return ret;
 		if (ev.unavailable)
@@ -303,12 +303,12 @@ static inline int pt_count_available(trace_id_t trid, int *count)
 	}
 }
 
-static inline bool pt_is(const struct pt_ev *ev, trace_event_id_t id)
+static inline bool st_is(const struct st_ev *ev, trace_event_id_t id)
 {
 	return ev->info.posix_event_id == id;
 }
 
-static inline const char *pt_id_str(trace_event_id_t id)
+static inline const char *st_id_str(trace_event_id_t id)
 {
 	static __thread char buf[32];
 
@@ -328,7 +328,7 @@ static inline const char *pt_id_str(trace_event_id_t id)
 }
 
 /* Value of the `int auto` data of a STOP event, or INT_MIN if malformed. */
-static inline int pt_stop_auto(const struct pt_ev *ev)
+static inline int st_stop_auto(const struct st_ev *ev)
 {
 	int v;
 
@@ -339,26 +339,26 @@ static inline int pt_stop_auto(const struct pt_ev *ev)
 }
 
 /* Start @trid and consume the START event it records.  0 or an error. */
-static inline int pt_start_and_skip(trace_id_t trid)
+static inline int st_start_and_skip(trace_id_t trid)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret = posix_trace_start(trid);
 
 	if (ret)
 		return ret;
-	ret = pt_try(trid, &ev);
+	ret = st_try(trid, &ev);
 	if (ret)
 		return ret;
-	if (ev.unavailable || !pt_is(&ev, POSIX_TRACE_START))
+	if (ev.unavailable || !st_is(&ev, POSIX_TRACE_START))
 		return -1;
 	return 0;
 }
 
 /* A stream on @pid with inheritance @inherit, not started. */
-static inline int pt_create_inherit(pid_t pid, int inherit, trace_id_t *trid)
+static inline int st_create_inherit(pid_t pid, int inherit, trace_id_t *trid)
 {
 	trace_attr_t a;
-	int ret = pt_attr_make(&a, 1 << 20, 0, 0);
+	int ret = st_attr_make(&a, 1 << 20, 0, 0);
 
 	if (!ret)
 		ret = posix_trace_attr_setinherited(&a, inherit);
@@ -370,37 +370,37 @@ static inline int pt_create_inherit(pid_t pid, int inherit, trace_id_t *trid)
 
 /* A stream on the caller with inheritance @inherit, started, its START
  * consumed.  0 or an error. */
-static inline int pt_create_self_started(int inherit, trace_id_t *trid)
+static inline int st_create_self_started(int inherit, trace_id_t *trid)
 {
-	int ret = pt_create_inherit(0, inherit, trid);
+	int ret = st_create_inherit(0, inherit, trid);
 
-	return ret ? ret : pt_start_and_skip(*trid);
+	return ret ? ret : st_start_and_skip(*trid);
 }
 
 /* Every event of a stream until none is left: pid, id, first data byte
  * and, for POSIX_TRACE_ERROR, the error number it carries. */
-#define PT_SEEN_MAX	256
+#define ST_SEEN_MAX	256
 
-struct pt_seen {
-	pid_t pid[PT_SEEN_MAX];
-	trace_event_id_t id[PT_SEEN_MAX];
-	pthread_t thread[PT_SEEN_MAX];
-	char tag[PT_SEEN_MAX];
-	int err[PT_SEEN_MAX];
+struct st_seen {
+	pid_t pid[ST_SEEN_MAX];
+	trace_event_id_t id[ST_SEEN_MAX];
+	pthread_t thread[ST_SEEN_MAX];
+	char tag[ST_SEEN_MAX];
+	int err[ST_SEEN_MAX];
 	int n;
 };
 
-static inline int pt_seen_drain(trace_id_t trid, struct pt_seen *s)
+static inline int st_seen_drain(trace_id_t trid, struct st_seen *s)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret;
 
 	s->n = 0;
 	for (;;) {
-		ret = pt_try(trid, &ev);
+		ret = st_try(trid, &ev);
 		if (ret || ev.unavailable)
 			return ret;
-		if (s->n == PT_SEEN_MAX)
+		if (s->n == ST_SEEN_MAX)
 			return E2BIG;
 		s->pid[s->n] = ev.info.posix_pid;
 		s->id[s->n] = ev.info.posix_event_id;
@@ -414,7 +414,7 @@ static inline int pt_seen_drain(trace_id_t trid, struct pt_seen *s)
 }
 
 /* Events of @pid with id @id (0: any) and first data byte @tag (0: any). */
-static inline int pt_seen_count(const struct pt_seen *s, pid_t pid,
+static inline int st_seen_count(const struct st_seen *s, pid_t pid,
 				trace_event_id_t id, char tag)
 {
 	int i, n = 0;
@@ -429,18 +429,18 @@ static inline int pt_seen_count(const struct pt_seen *s, pid_t pid,
 /* Threads, signals, CPUs                                              */
 /* ------------------------------------------------------------------ */
 
-static inline void pt_noop_handler(int sig)
+static inline void st_noop_handler(int sig)
 {
 	(void)sig;
 }
 
 /* Install a do-nothing handler for @sig; @flags e.g. 0 or SA_RESTART. */
-static inline int pt_catch(int sig, int flags)
+static inline int st_catch(int sig, int flags)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = pt_noop_handler;
+	sa.sa_handler = st_noop_handler;
 	sa.sa_flags = flags;
 	sigemptyset(&sa.sa_mask);
 	return sigaction(sig, &sa, NULL);
@@ -451,19 +451,19 @@ static inline int pt_catch(int sig, int flags)
  * that a call that should not block returns EINTR instead of hanging the
  * test until the harness timeout.  0 disarms.
  */
-static inline void pt_watchdog(unsigned int secs)
+static inline void st_watchdog(unsigned int secs)
 {
-	pt_catch(SIGALRM, 0);
+	st_catch(SIGALRM, 0);
 	alarm(secs);
 }
 
-static inline pid_t pt_gettid(void)
+static inline pid_t st_gettid(void)
 {
 	return (pid_t)syscall(SYS_gettid);
 }
 
 /* Scheduler state letter in the stat file @path ('?' if unknown). */
-static inline char pt_stat_state(const char *path)
+static inline char st_stat_state(const char *path)
 {
 	char buf[512], *p;
 	ssize_t n;
@@ -484,39 +484,39 @@ static inline char pt_stat_state(const char *path)
 }
 
 /* Scheduler state letter of thread @tid of this process ('?' if unknown). */
-static inline char pt_task_state(pid_t tid)
+static inline char st_task_state(pid_t tid)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	return pt_stat_state(path);
+	return st_stat_state(path);
 }
 
 /* Scheduler state letter of process @pid ('?' if unknown). */
-static inline char pt_proc_state(pid_t pid)
+static inline char st_proc_state(pid_t pid)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	return pt_stat_state(path);
+	return st_stat_state(path);
 }
 
 /* Wait (polling) until thread @tid sleeps interruptibly; false on timeout. */
-static inline bool pt_wait_sleeping(pid_t tid, unsigned int timeout_ms)
+static inline bool st_wait_sleeping(pid_t tid, unsigned int timeout_ms)
 {
-	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) +
+	uint64_t end = st_now_ns(CLOCK_MONOTONIC) +
 		       (uint64_t)timeout_ms * 1000000ULL;
 
 	do {
-		if (pt_task_state(tid) == 'S')
+		if (st_task_state(tid) == 'S')
 			return true;
-		pt_sleep_ms(1);
-	} while (pt_now_ns(CLOCK_MONOTONIC) < end);
+		st_sleep_ms(1);
+	} while (st_now_ns(CLOCK_MONOTONIC) < end);
 	return false;
 }
 
 /* Wait until eventfd @efd becomes readable; true if it did. */
-static inline bool pt_wait_fd(int fd, int timeout_ms)
+static inline bool st_wait_fd(int fd, int timeout_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int r;
@@ -527,7 +527,7 @@ static inline bool pt_wait_fd(int fd, int timeout_ms)
 	return r == 1;
 }
 
-static inline void pt_efd_signal(int efd)
+static inline void st_efd_signal(int efd)
 {
 	uint64_t one = 1;
 
@@ -536,7 +536,7 @@ static inline void pt_efd_signal(int efd)
 }
 
 /* Pin the calling thread to the @nth CPU of its allowed set (0-based). */
-static inline int pt_pin_nth_cpu(int nth, int *cpu_out)
+static inline int st_pin_nth_cpu(int nth, int *cpu_out)
 {
 	cpu_set_t set, one;
 	int cpu, seen = 0;
@@ -559,7 +559,7 @@ static inline int pt_pin_nth_cpu(int nth, int *cpu_out)
 	return ENODEV;
 }
 
-static inline int pt_nr_allowed_cpus(void)
+static inline int st_nr_allowed_cpus(void)
 {
 	cpu_set_t set;
 
@@ -572,7 +572,7 @@ static inline int pt_nr_allowed_cpus(void)
 /* Credentials and ptrace                                              */
 /* ------------------------------------------------------------------ */
 
-static inline int pt_set_creds(uid_t uid, gid_t gid, int dumpable)
+static inline int st_set_creds(uid_t uid, gid_t gid, int dumpable)
 {
 	if (setgroups(0, NULL))
 		return errno;
@@ -587,7 +587,7 @@ static inline int pt_set_creds(uid_t uid, gid_t gid, int dumpable)
 }
 
 /* Real uid and all gids @ruid, effective/saved/fs uid @euid (from root). */
-static inline int pt_split_uids(uid_t ruid, uid_t euid)
+static inline int st_split_uids(uid_t ruid, uid_t euid)
 {
 	if (setgroups(0, NULL))
 		return errno;
@@ -599,7 +599,7 @@ static inline int pt_split_uids(uid_t ruid, uid_t euid)
 }
 
 /* Empty the effective capability set; the permitted one stays. */
-static inline int pt_clear_effective(void)
+static inline int st_clear_effective(void)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
@@ -619,7 +619,7 @@ static inline int pt_clear_effective(void)
 }
 
 /* Remove capability @cap from the effective, permitted, inheritable sets. */
-static inline int pt_drop_cap(int cap)
+static inline int st_drop_cap(int cap)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
@@ -644,7 +644,7 @@ static inline int pt_drop_cap(int cap)
  * PTRACE_ATTACH to @pid, wait for the attach stop, detach.  Returns 0 when
  * the attach was permitted, else the errno of PTRACE_ATTACH.
  */
-static inline int pt_ptrace_probe(pid_t pid)
+static inline int st_ptrace_probe(pid_t pid)
 {
 	int status;
 
@@ -657,10 +657,10 @@ static inline int pt_ptrace_probe(pid_t pid)
 }
 
 /* Create + shutdown a small stream on @pid: 0 or the create error. */
-static inline int pt_create_probe(pid_t pid)
+static inline int st_create_probe(pid_t pid)
 {
 	trace_id_t trid;
-	int ret = pt_create(pid, PT_SMALL_STREAM, 0, 0, &trid);
+	int ret = st_create(pid, ST_SMALL_STREAM, 0, 0, &trid);
 
 	if (!ret)
 		posix_trace_shutdown(trid);
@@ -671,64 +671,64 @@ static inline int pt_create_probe(pid_t pid)
 /* Agents: forked helper processes driven over a socket                */
 /* ------------------------------------------------------------------ */
 
-enum pt_agent_op {
-	PTA_EXIT = 1,
-	PTA_GETPID,		/* v[0] = pid, l = pthread_self() */
-	PTA_SETCREDS,		/* a = uid, b = gid, c = dumpable */
-	PTA_DUMPABLE,		/* a = value */
-	PTA_SET_PTRACER,	/* l = tracer pid or PR_SET_PTRACER_ANY */
-	PTA_DROP_CAP,		/* a = capability */
-	PTA_CREATE_PROBE,	/* a = pid: create + shutdown */
-	PTA_PTRACE_PROBE,	/* a = pid: attach + detach */
-	PTA_SPAWN,		/* a = socket fd: fork a sub-agent; v[0] = pid */
-	PTA_EVENTID_OPEN,	/* s = name; v[0] = id */
-	PTA_EVENT,		/* a = id, b = data length (data in s) */
-	PTA_CREATE,		/* a = pid, b = stream size; v[0] = trid */
-	PTA_START,		/* a = trid */
-	PTA_STOP,		/* a = trid */
-	PTA_SHUTDOWN,		/* a = trid */
-	PTA_DRAIN,		/* a = trid, b = id, c = pid; v[0] = matches,
+enum st_agent_op {
+	STA_EXIT = 1,
+	STA_GETPID,		/* v[0] = pid, l = pthread_self() */
+	STA_SETCREDS,		/* a = uid, b = gid, c = dumpable */
+	STA_DUMPABLE,		/* a = value */
+	STA_SET_PTRACER,	/* l = tracer pid or PR_SET_PTRACER_ANY */
+	STA_DROP_CAP,		/* a = capability */
+	STA_CREATE_PROBE,	/* a = pid: create + shutdown */
+	STA_PTRACE_PROBE,	/* a = pid: attach + detach */
+	STA_SPAWN,		/* a = socket fd: fork a sub-agent; v[0] = pid */
+	STA_EVENTID_OPEN,	/* s = name; v[0] = id */
+	STA_EVENT,		/* a = id, b = data length (data in s) */
+	STA_CREATE,		/* a = pid, b = stream size; v[0] = trid */
+	STA_START,		/* a = trid */
+	STA_STOP,		/* a = trid */
+	STA_SHUTDOWN,		/* a = trid */
+	STA_DRAIN,		/* a = trid, b = id, c = pid; v[0] = matches,
 				 * v[1] = all events, v[2] = data mismatches */
-	PTA_EVENT_BURST,	/* a = id, b = count: data = uint32 0..count-1 */
-	PTA_SPLIT_UIDS,		/* a = real uid and every gid, b = effective,
+	STA_EVENT_BURST,	/* a = id, b = count: data = uint32 0..count-1 */
+	STA_SPLIT_UIDS,		/* a = real uid and every gid, b = effective,
 				 * saved and fs uid */
-	PTA_CLEAR_EFFECTIVE,	/* no effective capability, permitted kept */
-	PTA_SPAWN_VM,		/* as PTA_SPAWN, sharing the agent's memory
+	STA_CLEAR_EFFECTIVE,	/* no effective capability, permitted kept */
+	STA_SPAWN_VM,		/* as STA_SPAWN, sharing the agent's memory
 				 * (clone(CLONE_VM) without CLONE_THREAD) */
-	PTA_CREATE_LOOP,	/* a = pid, b = tries of PTA_CREATE_PROBE;
+	STA_CREATE_LOOP,	/* a = pid, b = tries of STA_CREATE_PROBE;
 				 * v[0] = successes, v[1] = EPERM, v[2] = other */
 };
 
-struct pt_msg {
+struct st_msg {
 	int op;
 	int a, b, c;
 	long l;
 	char s[TRACE_EVENT_NAME_MAX + 1];
 };
 
-struct pt_reply {
+struct st_reply {
 	int ret;
 	int v[3];
 	long l;
 };
 
-struct pt_agent {
+struct st_agent {
 	pid_t pid;
 	int fd;
 };
 
 /*
- * PTA_DRAIN checks each matching event's data against the agent-side
+ * STA_DRAIN checks each matching event's data against the agent-side
  * pattern: the data is the decimal string "ev<n>" where n counts from 0.
  */
-static inline void pt_agent_drain(const struct pt_msg *m, struct pt_reply *r)
+static inline void st_agent_drain(const struct st_msg *m, struct st_reply *r)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	char want[32];
 	int ret;
 
 	for (;;) {
-		ret = pt_try(m->a, &ev);
+		ret = st_try(m->a, &ev);
 		if (ret) {
 			r->ret = ret;
 			return;
@@ -746,12 +746,12 @@ static inline void pt_agent_drain(const struct pt_msg *m, struct pt_reply *r)
 	}
 }
 
-static inline void __attribute__((noreturn)) pt_agent_loop(int fd);
+static inline void __attribute__((noreturn)) st_agent_loop(int fd);
 
-/* PTA_SPAWN_VM's child: the agent loop on its own stack. */
-static inline int pt_agent_vm_child(void *arg)
+/* STA_SPAWN_VM's child: the agent loop on its own stack. */
+static inline int st_agent_vm_child(void *arg)
 {
-	pt_agent_loop((int)(long)arg);
+	st_agent_loop((int)(long)arg);
 }
 
 /*
@@ -759,7 +759,7 @@ static inline int pt_agent_vm_child(void *arg)
  * It shares our memory, errno and TLS included: we only wait in recv()
  * meanwhile.  The stack is never freed (the child may outlive us).
  */
-static inline pid_t pt_agent_spawn_vm(int sfd)
+static inline pid_t st_agent_spawn_vm(int sfd)
 {
 	const size_t size = 1 << 20;
 	void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -768,16 +768,16 @@ static inline pid_t pt_agent_spawn_vm(int sfd)
 
 	if (stack == MAP_FAILED)
 		return -errno;
-	pid = clone(pt_agent_vm_child, (char *)stack + size, CLONE_VM | SIGCHLD,
+	pid = clone(st_agent_vm_child, (char *)stack + size, CLONE_VM | SIGCHLD,
 		    (void *)(long)sfd);
 	return pid < 0 ? -errno : pid;
 }
 
-static inline void __attribute__((noreturn)) pt_agent_loop(int fd)
+static inline void __attribute__((noreturn)) st_agent_loop(int fd)
 {
 	static trace_id_t trids[8];
-	struct pt_reply r;
-	struct pt_msg m;
+	struct st_reply r;
+	struct st_msg m;
 	trace_event_id_t id;
 	trace_id_t trid;
 	ssize_t n;
@@ -796,86 +796,86 @@ static inline void __attribute__((noreturn)) pt_agent_loop(int fd)
 		}
 		memset(&r, 0, sizeof(r));
 		switch (m.op) {
-		case PTA_EXIT:
+		case STA_EXIT:
 			break;
-		case PTA_GETPID:
+		case STA_GETPID:
 			r.v[0] = getpid();
 			r.l = (long)pthread_self();
 			break;
-		case PTA_SETCREDS:
-			r.ret = pt_set_creds(m.a, m.b, m.c);
+		case STA_SETCREDS:
+			r.ret = st_set_creds(m.a, m.b, m.c);
 			break;
-		case PTA_DUMPABLE:
+		case STA_DUMPABLE:
 			r.ret = prctl(PR_SET_DUMPABLE, m.a, 0, 0, 0) ? errno : 0;
 			break;
-		case PTA_SET_PTRACER:
+		case STA_SET_PTRACER:
 			r.ret = prctl(PR_SET_PTRACER, (unsigned long)m.l, 0, 0,
 				      0) ? errno : 0;
 			break;
-		case PTA_DROP_CAP:
-			r.ret = pt_drop_cap(m.a);
+		case STA_DROP_CAP:
+			r.ret = st_drop_cap(m.a);
 			break;
-		case PTA_CREATE_PROBE:
-			r.ret = pt_create_probe(m.a);
+		case STA_CREATE_PROBE:
+			r.ret = st_create_probe(m.a);
 			break;
-		case PTA_PTRACE_PROBE:
-			r.ret = pt_ptrace_probe(m.a);
+		case STA_PTRACE_PROBE:
+			r.ret = st_ptrace_probe(m.a);
 			break;
-		case PTA_SPAWN:
+		case STA_SPAWN:
 			pid = fork();
 			if (pid == 0) {
 				close(fd);
-				pt_agent_loop(m.a);
+				st_agent_loop(m.a);
 			}
 			r.ret = pid < 0 ? errno : 0;
 			r.v[0] = pid;
 			break;
-		case PTA_SPLIT_UIDS:
-			r.ret = pt_split_uids(m.a, m.b);
+		case STA_SPLIT_UIDS:
+			r.ret = st_split_uids(m.a, m.b);
 			break;
-		case PTA_CLEAR_EFFECTIVE:
-			r.ret = pt_clear_effective();
+		case STA_CLEAR_EFFECTIVE:
+			r.ret = st_clear_effective();
 			break;
-		case PTA_SPAWN_VM:
-			pid = pt_agent_spawn_vm(m.a);
+		case STA_SPAWN_VM:
+			pid = st_agent_spawn_vm(m.a);
 			r.ret = pid < 0 ? -pid : 0;
 			r.v[0] = pid;
 			break;
-		case PTA_CREATE_LOOP:
+		case STA_CREATE_LOOP:
 			for (i = 0; i < m.b; i++) {
-				int ret = pt_create_probe(m.a);
+				int ret = st_create_probe(m.a);
 
 				r.v[ret == 0 ? 0 : ret == EPERM ? 1 : 2]++;
 			}
 			break;
-		case PTA_EVENTID_OPEN:
+		case STA_EVENTID_OPEN:
 			id = 0;
 			r.ret = posix_trace_eventid_open(m.s, &id);
 			r.v[0] = (int)id;
 			break;
-		case PTA_EVENT:
+		case STA_EVENT:
 			posix_trace_event((trace_event_id_t)m.a, m.s,
 					  (size_t)m.b);
 			r.l = (long)pthread_self();
 			break;
-		case PTA_CREATE:
+		case STA_CREATE:
 			trid = 0;
-			r.ret = pt_create(m.a, (size_t)m.b, 0, 0, &trid);
+			r.ret = st_create(m.a, (size_t)m.b, 0, 0, &trid);
 			r.v[0] = trid;
 			break;
-		case PTA_START:
+		case STA_START:
 			r.ret = posix_trace_start(m.a);
 			break;
-		case PTA_STOP:
+		case STA_STOP:
 			r.ret = posix_trace_stop(m.a);
 			break;
-		case PTA_SHUTDOWN:
+		case STA_SHUTDOWN:
 			r.ret = posix_trace_shutdown(m.a);
 			break;
-		case PTA_DRAIN:
-			pt_agent_drain(&m, &r);
+		case STA_DRAIN:
+			st_agent_drain(&m, &r);
 			break;
-		case PTA_EVENT_BURST:
+		case STA_EVENT_BURST:
 			for (r.v[0] = 0; r.v[0] < m.b; r.v[0]++)
 				posix_trace_event((trace_event_id_t)m.a,
 						  &r.v[0], sizeof(r.v[0]));
@@ -886,13 +886,13 @@ static inline void __attribute__((noreturn)) pt_agent_loop(int fd)
 		}
 		if (send(fd, &r, sizeof(r), MSG_NOSIGNAL) != sizeof(r))
 			_exit(4);
-		if (m.op == PTA_EXIT)
+		if (m.op == STA_EXIT)
 			_exit(0);
 	}
 }
 
 /* A socket pair for an agent: [0] for the driver, [1] for the agent. */
-static inline int pt_agent_socket(int sv[2])
+static inline int st_agent_socket(int sv[2])
 {
 	return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) ?
 	       errno : 0;
@@ -903,7 +903,7 @@ static inline int pt_agent_socket(int sv[2])
  * runs @first(@arg) before it answers anything, and exits with its
  * result if that is not 0.  0 or an errno.
  */
-static inline int pt_agent_start_with(struct pt_agent *ag,
+static inline int st_agent_start_with(struct st_agent *ag,
 				      int (*first)(void *), void *arg)
 {
 	int sv[2], ret;
@@ -911,7 +911,7 @@ static inline int pt_agent_start_with(struct pt_agent *ag,
 
 	ag->pid = -1;
 	ag->fd = -1;
-	ret = pt_agent_socket(sv);
+	ret = st_agent_socket(sv);
 	if (ret)
 		return ret;
 	fflush(NULL);
@@ -927,7 +927,7 @@ static inline int pt_agent_start_with(struct pt_agent *ag,
 		ret = first ? first(arg) : 0;
 		if (ret)
 			_exit(ret);
-		pt_agent_loop(sv[1]);
+		st_agent_loop(sv[1]);
 	}
 	close(sv[1]);
 	ag->pid = pid;
@@ -935,25 +935,25 @@ static inline int pt_agent_start_with(struct pt_agent *ag,
 	return 0;
 }
 
-static inline int pt_agent_start(struct pt_agent *ag)
+static inline int st_agent_start(struct st_agent *ag)
 {
-	return pt_agent_start_with(ag, NULL, NULL);
+	return st_agent_start_with(ag, NULL, NULL);
 }
 
-static inline int pt_agent_send(struct pt_agent *ag, const struct pt_msg *m)
+static inline int st_agent_send(struct st_agent *ag, const struct st_msg *m)
 {
 	return send(ag->fd, m, sizeof(*m), MSG_NOSIGNAL) == sizeof(*m) ? 0 : -1;
 }
 
-/* Wait (up to PT_AGENT_TIMEOUT_MS) for a reply.  0 or -1. */
-static inline int pt_agent_recv(struct pt_agent *ag, struct pt_reply *r)
+/* Wait (up to ST_AGENT_TIMEOUT_MS) for a reply.  0 or -1. */
+static inline int st_agent_recv(struct st_agent *ag, struct st_reply *r)
 {
 	struct pollfd p = { .fd = ag->fd, .events = POLLIN };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	do {
-		ret = poll(&p, 1, PT_AGENT_TIMEOUT_MS);
+		ret = poll(&p, 1, ST_AGENT_TIMEOUT_MS);
 	} while (ret < 0 && errno == EINTR);
 	if (ret != 1)
 		return -1;
@@ -963,59 +963,59 @@ static inline int pt_agent_recv(struct pt_agent *ag, struct pt_reply *r)
 }
 
 /* Send @m, wait for the reply.  0, or -1 on a transport error/timeout. */
-static inline int pt_agent_call(struct pt_agent *ag, const struct pt_msg *m,
-				struct pt_reply *r)
+static inline int st_agent_call(struct st_agent *ag, const struct st_msg *m,
+				struct st_reply *r)
 {
-	if (pt_agent_send(ag, m))
+	if (st_agent_send(ag, m))
 		return -1;
-	return pt_agent_recv(ag, r);
+	return st_agent_recv(ag, r);
 }
 
 /*
  * One-line agent calls.  They return the agent's result code, or -1 when
  * the agent could not be reached; *v0 (if not NULL) receives v[0].
  */
-static inline int pt_agent_op(struct pt_agent *ag, int op, int a, int b,
+static inline int st_agent_op(struct st_agent *ag, int op, int a, int b,
 			      int c, int *v0)
 {
-	struct pt_msg m;
-	struct pt_reply r;
+	struct st_msg m;
+	struct st_reply r;
 
 	memset(&m, 0, sizeof(m));
 	m.op = op;
 	m.a = a;
 	m.b = b;
 	m.c = c;
-	if (pt_agent_call(ag, &m, &r))
+	if (st_agent_call(ag, &m, &r))
 		return -1;
 	if (v0)
 		*v0 = r.v[0];
 	return r.ret;
 }
 
-static inline int pt_agent_set_ptracer(struct pt_agent *ag, unsigned long who)
+static inline int st_agent_set_ptracer(struct st_agent *ag, unsigned long who)
 {
-	struct pt_msg m;
-	struct pt_reply r;
+	struct st_msg m;
+	struct st_reply r;
 
 	memset(&m, 0, sizeof(m));
-	m.op = PTA_SET_PTRACER;
+	m.op = STA_SET_PTRACER;
 	m.l = (long)who;
-	if (pt_agent_call(ag, &m, &r))
+	if (st_agent_call(ag, &m, &r))
 		return -1;
 	return r.ret;
 }
 
-static inline int pt_agent_eventid_open(struct pt_agent *ag, const char *name,
+static inline int st_agent_eventid_open(struct st_agent *ag, const char *name,
 					trace_event_id_t *id)
 {
-	struct pt_msg m;
-	struct pt_reply r;
+	struct st_msg m;
+	struct st_reply r;
 
 	memset(&m, 0, sizeof(m));
-	m.op = PTA_EVENTID_OPEN;
+	m.op = STA_EVENTID_OPEN;
 	snprintf(m.s, sizeof(m.s), "%s", name);
-	if (pt_agent_call(ag, &m, &r))
+	if (st_agent_call(ag, &m, &r))
 		return -1;
 	*id = (trace_event_id_t)r.v[0];
 	return r.ret;
@@ -1023,36 +1023,36 @@ static inline int pt_agent_eventid_open(struct pt_agent *ag, const char *name,
 
 /* Record event @id with data "ev<n>"; *thread receives the agent's
  * pthread_self() (may be NULL). */
-static inline int pt_agent_event(struct pt_agent *ag, trace_event_id_t id,
+static inline int st_agent_event(struct st_agent *ag, trace_event_id_t id,
 				 int n, pthread_t *thread)
 {
-	struct pt_msg m;
-	struct pt_reply r;
+	struct st_msg m;
+	struct st_reply r;
 
 	memset(&m, 0, sizeof(m));
-	m.op = PTA_EVENT;
+	m.op = STA_EVENT;
 	m.a = (int)id;
 	m.b = snprintf(m.s, sizeof(m.s), "ev%d", n);
-	if (pt_agent_call(ag, &m, &r))
+	if (st_agent_call(ag, &m, &r))
 		return -1;
 	if (thread)
 		*thread = (pthread_t)r.l;
 	return r.ret;
 }
 
-static inline int pt_agent_drain_call(struct pt_agent *ag, trace_id_t trid,
+static inline int st_agent_drain_call(struct st_agent *ag, trace_id_t trid,
 				      trace_event_id_t id, pid_t pid,
 				      int *matches, int *all, int *bad)
 {
-	struct pt_msg m;
-	struct pt_reply r;
+	struct st_msg m;
+	struct st_reply r;
 
 	memset(&m, 0, sizeof(m));
-	m.op = PTA_DRAIN;
+	m.op = STA_DRAIN;
 	m.a = trid;
 	m.b = (int)id;
 	m.c = pid;
-	if (pt_agent_call(ag, &m, &r))
+	if (st_agent_call(ag, &m, &r))
 		return -1;
 	*matches = r.v[0];
 	*all = r.v[1];
@@ -1061,7 +1061,7 @@ static inline int pt_agent_drain_call(struct pt_agent *ag, trace_id_t trid,
 }
 
 /* Kill and reap an agent that is a child of the caller. */
-static inline void pt_agent_kill(struct pt_agent *ag)
+static inline void st_agent_kill(struct st_agent *ag)
 {
 	if (ag->pid > 0) {
 		kill(ag->pid, SIGKILL);
@@ -1080,7 +1080,7 @@ static inline void pt_agent_kill(struct pt_agent *ag)
 
 /* Exit status of child @pid once reaped: its exit code, 128 + signal, or
  * -1 if it could not be reaped. */
-static inline int pt_wait_exit(pid_t pid)
+static inline int st_wait_exit(pid_t pid)
 {
 	int status;
 
@@ -1091,11 +1091,11 @@ static inline int pt_wait_exit(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Every function taking a trid: pt_call_all_trid_functions() stores the
- * result of function i in res[i], pt_trid_fn_name(i) names it. */
-#define PT_NR_TRID_FNS	15
+/* Every function taking a trid: st_call_all_trid_functions() stores the
+ * result of function i in res[i], st_trid_fn_name(i) names it. */
+#define ST_NR_TRID_FNS	15
 
-static inline const char *pt_trid_fn_name(int i)
+static inline const char *st_trid_fn_name(int i)
 {
 	static const char *const names[] = {
 		"start", "stop", "clear", "get_attr", "get_status", "getnext",
@@ -1104,22 +1104,22 @@ static inline const char *pt_trid_fn_name(int i)
 		"eventtypelist_rewind", "get_filter", "set_filter", "shutdown",
 	};
 
-	_Static_assert(sizeof(names) / sizeof(names[0]) == PT_NR_TRID_FNS,
+	_Static_assert(sizeof(names) / sizeof(names[0]) == ST_NR_TRID_FNS,
 		       "one name per function");
-	return i >= 0 && i < PT_NR_TRID_FNS ? names[i] : "?";
+	return i >= 0 && i < ST_NR_TRID_FNS ? names[i] : "?";
 }
 
 /* The blocking functions would wait 100 ms at most. */
-static inline void pt_call_all_trid_functions(trace_id_t t,
-					      int res[PT_NR_TRID_FNS])
+static inline void st_call_all_trid_functions(trace_id_t t,
+					      int res[ST_NR_TRID_FNS])
 {
-	struct timespec abs = pt_ns_ts(pt_realtime_ns() + 100000000ULL);
+	struct timespec abs = st_ns_ts(st_realtime_ns() + 100000000ULL);
 	struct posix_trace_status_info st;
 	char name[TRACE_EVENT_NAME_MAX + 1];
 	trace_event_set_t set;
 	trace_event_id_t id;
 	trace_attr_t a;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i = 0, unav;
 
 	posix_trace_attr_init(&a);
@@ -1129,9 +1129,9 @@ static inline void pt_call_all_trid_functions(trace_id_t t,
 	res[i++] = posix_trace_clear(t);
 	res[i++] = posix_trace_get_attr(t, &a);
 	res[i++] = posix_trace_get_status(t, &st);
-	res[i++] = pt_get(t, &ev);
-	res[i++] = pt_timed(t, &ev, &abs);
-	res[i++] = pt_try(t, &ev);
+	res[i++] = st_get(t, &ev);
+	res[i++] = st_timed(t, &ev, &abs);
+	res[i++] = st_try(t, &ev);
 	res[i++] = posix_trace_eventid_get_name(t, POSIX_TRACE_START, name);
 	res[i++] = posix_trace_trid_eventid_open(t, "x", &id);
 	res[i++] = posix_trace_eventtypelist_getnext_id(t, &id, &unav);
@@ -1147,7 +1147,7 @@ static inline void pt_call_all_trid_functions(trace_id_t t,
  * A pid that names no process: fork a child that exits at once and reap
  * it.  The pid is not reused before pid_max wraps around.
  */
-static inline pid_t pt_unused_pid(void)
+static inline pid_t st_unused_pid(void)
 {
 	pid_t pid = fork();
 
@@ -1159,7 +1159,7 @@ static inline pid_t pt_unused_pid(void)
 }
 
 /* Module parameters (/sys/module/posix_trace/parameters/@name). */
-static inline int pt_param_read(const char *name, unsigned long *v)
+static inline int st_param_read(const char *name, unsigned long *v)
 {
 	char path[128];
 	FILE *f;
@@ -1175,7 +1175,7 @@ static inline int pt_param_read(const char *name, unsigned long *v)
 }
 
 /* Root only: the writable parameters are mode 0644. */
-static inline int pt_param_write(const char *name, unsigned long v)
+static inline int st_param_write(const char *name, unsigned long v)
 {
 	char path[128];
 	FILE *f;
@@ -1194,7 +1194,7 @@ static inline int pt_param_write(const char *name, unsigned long v)
  * loaded (its module may be another build: scripts/check-debug), or the
  * tree's own.
  */
-static inline bool pt_find_module(const char *release, char *path, size_t size)
+static inline bool st_find_module(const char *release, char *path, size_t size)
 {
 	const char *cand[] = { getenv("PT_MODULE"), "/run/vmrun/module.ko",
 			       "kmod/posix_trace.ko" };
@@ -1226,9 +1226,9 @@ static inline bool pt_find_module(const char *release, char *path, size_t size)
 }
 
 /* POSIX_TRACE_IOC_STATS: 0 or an errno. */
-static inline int pt_stats(struct posix_trace_stats *st)
+static inline int st_stats(struct posix_trace_stats *st)
 {
-	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), ret = 0;
+	int fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC), ret = 0;
 
 	if (fd < 0)
 		return errno;
@@ -1241,7 +1241,7 @@ static inline int pt_stats(struct posix_trace_stats *st)
 }
 
 /* The module's object counts are the same (fork kits are not objects). */
-static inline bool pt_stats_same(const struct posix_trace_stats *a,
+static inline bool st_stats_same(const struct posix_trace_stats *a,
 				 const struct posix_trace_stats *b)
 {
 	return a->streams == b->streams && a->active_streams == b->active_streams &&
@@ -1255,16 +1255,16 @@ static inline bool pt_stats_same(const struct posix_trace_stats *a,
  * released (RCU and work items free asynchronously); true if they did.
  * @now holds the last reading, *@waited the ms it took.
  */
-static inline bool pt_stats_settle(const struct posix_trace_stats *base,
+static inline bool st_stats_settle(const struct posix_trace_stats *base,
 				   struct posix_trace_stats *now,
 				   unsigned int ms, unsigned int *waited)
 {
 	for (*waited = 0; *waited < ms; *waited += 50) {
-		if (pt_stats(now))
+		if (st_stats(now))
 			return false;
-		if (pt_stats_same(base, now))
+		if (st_stats_same(base, now))
 			return true;
-		pt_sleep_ms(50);
+		st_sleep_ms(50);
 	}
 	return false;
 }
@@ -1272,25 +1272,25 @@ static inline bool pt_stats_settle(const struct posix_trace_stats *base,
 /* A reading of counts that stay put for 100 ms (what earlier tests
  * released has finished freeing), within 5 s; false if they do not.
  */
-static inline bool pt_stats_quiet(struct posix_trace_stats *st)
+static inline bool st_stats_quiet(struct posix_trace_stats *st)
 {
 	struct posix_trace_stats next;
 	unsigned int waited;
 
-	if (pt_stats(st))
+	if (st_stats(st))
 		return false;
 	for (waited = 0; waited < 5000; waited += 100) {
-		pt_sleep_ms(100);
-		if (pt_stats(&next))
+		st_sleep_ms(100);
+		if (st_stats(&next))
 			return false;
-		if (pt_stats_same(st, &next))
+		if (st_stats_same(st, &next))
 			return true;
 		*st = next;
 	}
 	return false;
 }
 
-static inline long pt_trace_sys_max(void)
+static inline long st_trace_sys_max(void)
 {
 	return sysconf(_SC_TRACE_SYS_MAX);
 }
@@ -1298,7 +1298,7 @@ static inline long pt_trace_sys_max(void)
 /* Read up to @size - 1 bytes of @path into @buf, NUL-terminated: the
  * length, or -1 if nothing could be read.
  */
-static inline ssize_t pt_read_small_file(const char *path, char *buf, size_t size)
+static inline ssize_t st_read_small_file(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -1314,16 +1314,16 @@ static inline ssize_t pt_read_small_file(const char *path, char *buf, size_t siz
 }
 
 /* Yama's kernel.yama.ptrace_scope, or -1 when Yama is not active. */
-static inline int pt_ptrace_scope(void)
+static inline int st_ptrace_scope(void)
 {
 	char buf[16];
 
-	if (pt_read_small_file("/proc/sys/kernel/yama/ptrace_scope", buf, sizeof(buf)) < 0)
+	if (st_read_small_file("/proc/sys/kernel/yama/ptrace_scope", buf, sizeof(buf)) < 0)
 		return -1;
 	return atoi(buf);
 }
 
-static inline int pt_set_ptrace_scope(int v)
+static inline int st_set_ptrace_scope(int v)
 {
 	char buf[16];
 	int len = snprintf(buf, sizeof(buf), "%d\n", v);
@@ -1342,15 +1342,15 @@ static inline int pt_set_ptrace_scope(int v)
  * Tests that trace a child process as an unprivileged user cannot work
  * when Yama forbids ptrace of children (ptrace_scope >= 2): skip them.
  */
-#define PT_REQUIRE_TRACE_CHILDREN() do {				\
-	int __scope = pt_ptrace_scope();				\
+#define ST_REQUIRE_TRACE_CHILDREN() do {				\
+	int __scope = st_ptrace_scope();				\
 	if (__scope >= 3 || (__scope == 2 && geteuid() != 0))		\
-		PT_SKIP("Yama ptrace_scope %d forbids tracing children",	\
+		ST_SKIP("Yama ptrace_scope %d forbids tracing children",	\
 			__scope);					\
 } while (0)
 
 /* Exit codes of the forked children that read under seccomp; each test
- * file adds its own from PT_C_FIRST_OWN. */
+ * file adds its own from ST_C_FIRST_OWN. */
 enum {
 	C_OK = 0,
 	C_SETUP = 10,
@@ -1360,11 +1360,11 @@ enum {
 	C_WRONG_EVENT,
 	C_WRONG_DATA,
 	C_NOT_EMPTY,
-	PT_C_FIRST_OWN,
+	ST_C_FIRST_OWN,
 };
 
 /* Record the unnamed event n times carrying first, first + 1, ... */
-static inline void pt_record_seq(uint64_t first, uint64_t n)
+static inline void st_record_seq(uint64_t first, uint64_t n)
 {
 	uint64_t i;
 
@@ -1372,8 +1372,8 @@ static inline void pt_record_seq(uint64_t first, uint64_t n)
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
 }
 
-/* The number pt_record_seq() put into @ev. */
-static inline uint64_t pt_seq_of(const struct pt_ev *ev)
+/* The number st_record_seq() put into @ev. */
+static inline uint64_t st_seq_of(const struct st_ev *ev)
 {
 	uint64_t v;
 
