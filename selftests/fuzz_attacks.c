@@ -35,11 +35,29 @@
  * have other threads.
  */
 /*
- * pt_selftest.h's helpers without the harness it includes: the harness
+ * The selftest helpers without pt_selftest.h: the harness it includes
  * defines functions and data of its own, which fuzz_test.c has already.
  */
-#define __KSELFTEST_HARNESS_H
-#include "pt_selftest.h"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/posix_trace.h>
+
+#include "st_module.h"
+#include "st_stream.h"
+#include "st_system.h"
 
 #include <dirent.h>
 #include <stddef.h>
