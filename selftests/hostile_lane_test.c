@@ -15,10 +15,11 @@
  * reader checks: tests/unit/test_lanes.c, test_writer_signals.c.
  */
 #include "pt_selftest.h"
-#include "pt_lane.h"
+#include "st_lane.h"
 
 #include <dlfcn.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 
 #define U		POSIX_TRACE_UNNAMED_USEREVENT

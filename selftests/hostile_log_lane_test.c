@@ -15,7 +15,7 @@
  * with posix_trace_open() and getnext.
  */
 #include "pt_selftest.h"
-#include "pt_lane.h"
+#include "st_lane.h"
 
 #include <stdatomic.h>
 

@@ -10,11 +10,12 @@
  * flusher's position backwards, so it read the same records again; with
  * lanes taking turns at 0 a flush went on while any lane had a record,
  * and once an UNTIL_FULL log was full it did no I/O and never yielded
- * (the review saw "watchdog: BUG: soft lockup" in st_drain).  Here the old
+ * (the review saw "watchdog: BUG: soft lockup" in pt_drain).  Here the old
  * module moved a lane's position back 801 times in 5 s, with flushes of
  * up to 570 ms where an honest one takes 20.
  */
-#include "pt_lane.h"
+#include "pt_selftest.h"
+#include "st_lane.h"
 
 #include <stdatomic.h>
 

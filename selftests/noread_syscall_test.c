@@ -13,7 +13,7 @@
  * has to wait.
  */
 #include "pt_selftest.h"
-#include "pt_seccomp.h"
+#include "st_seccomp.h"
 
 #include <stdatomic.h>
 #include <stddef.h>

@@ -16,7 +16,7 @@
  *    hang into EINTR), credentials, ptrace and Yama;
  *  - st_module.h: the module's device, parameters and object counts.
  *
- * (pt_lane.h and pt_seccomp.h are included by the tests that need them.)
+ * (st_lane.h and st_seccomp.h are included by the tests that need them.)
  * Here stays only what needs the harness: ST_REQUIRE_MODULE(),
  * ST_REQUIRE_ROOT() and ST_REQUIRE_TRACE_CHILDREN() skip a test when
  * /dev/posix_trace is absent, when it needs root, or when Yama forbids

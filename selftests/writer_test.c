@@ -12,12 +12,12 @@
  * half-way leaves nothing torn or stuck; concurrent threads and processes;
  * the lane and ioctl paths record identical events; filtered events never
  * reach the lane; UNTIL_FULL through a lane.  How a test finds its own
- * lanes: pt_lane.h.  Lanes that change under the reader over time, and
+ * lanes: st_lane.h.  Lanes that change under the reader over time, and
  * what a lane can make the reader deliver: hostile_lane_test.
  */
 #include "pt_selftest.h"
-#include "pt_seccomp.h"
-#include "pt_lane.h"
+#include "st_seccomp.h"
+#include "st_lane.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
