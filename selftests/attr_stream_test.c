@@ -15,7 +15,7 @@ FIXTURE(attr_stream) {
 
 FIXTURE_SETUP(attr_stream)
 {
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	ASSERT_EQ(0, posix_trace_attr_init(&self->attr));
 	ASSERT_EQ(0, posix_trace_attr_init(&self->got));
 }
@@ -147,14 +147,14 @@ TEST_F(attr_stream, creation_time_is_realtime_at_create)
 	trace_id_t trid;
 
 	ASSERT_EQ(0, posix_trace_attr_setstreamsize(&self->attr, 65536));
-	before = pt_realtime_ns();
+	before = st_realtime_ns();
 	ASSERT_EQ(0, create_from(self, &trid));
-	after = pt_realtime_ns();
+	after = st_realtime_ns();
 	ASSERT_EQ(0, posix_trace_get_attr(trid, &self->got));
 	ASSERT_EQ(0, posix_trace_attr_getcreatetime(&self->got, &ts));
 	ASSERT_GE(ts.tv_nsec, 0);
 	ASSERT_LT(ts.tv_nsec, 1000000000L);
-	ct = pt_ts_ns(&ts);
+	ct = st_ts_ns(&ts);
 	EXPECT_GE(ct, before);
 	EXPECT_LE(ct, after);
 }

@@ -156,13 +156,13 @@ FIXTURE_SETUP(autoload)
 
 	self->dir[0] = '\0';
 	self->modprobe_changed = false;
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, uname(&u));
 	snprintf(self->release, sizeof(self->release), "%s", u.release);
-	if (!pt_find_module(self->release, module, sizeof(module)))
-		PT_SKIP("no posix_trace.ko built for %s", self->release);
+	if (!st_find_module(self->release, module, sizeof(module)))
+		ST_SKIP("no posix_trace.ko built for %s", self->release);
 	if (run("command -v depmod >/dev/null && test -x /sbin/modprobe"))
-		PT_SKIP("kmod's depmod/modprobe not installed");
+		ST_SKIP("kmod's depmod/modprobe not installed");
 	ASSERT_EQ(0, read_line(MODPROBE_PATH, self->saved_modprobe,
 			       sizeof(self->saved_modprobe)));
 
@@ -229,7 +229,7 @@ TEST_F(autoload, first_open_of_the_node_loads_the_module)
 	ASSERT_EQ(0, read_line(SYS_MODULE "/initstate", state, sizeof(state)));
 	EXPECT_STREQ("live", state);
 	/* devtmpfs' node of the loaded module has the same fixed number. */
-	ASSERT_EQ(0, stat(PT_DEVICE, &st));
+	ASSERT_EQ(0, stat(ST_DEVICE, &st));
 	EXPECT_TRUE(S_ISCHR(st.st_mode));
 	EXPECT_EQ(makedev(PT_MISC_MAJOR, PT_MISC_MINOR), st.st_rdev);
 	EXPECT_EQ(0666, (int)(st.st_mode & 07777));

@@ -30,7 +30,7 @@ enum end {
 };
 
 enum {
-	C_CREATE = PT_C_FIRST_OWN,
+	C_CREATE = ST_C_FIRST_OWN,
 	C_START,
 	C_PIPE,
 	C_THREAD,
@@ -65,10 +65,10 @@ static void exec_image(struct ctl *c)
 /* Read the first stream until getnext fails: blocks once START is read. */
 static void read_until_error(struct ctl *c)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	__atomic_store_n(&c->reader, pt_gettid(), __ATOMIC_RELEASE);
-	while (pt_get(c->trid[0], &ev) == 0)
+	__atomic_store_n(&c->reader, st_gettid(), __ATOMIC_RELEASE);
+	while (st_get(c->trid[0], &ev) == 0)
 		;
 }
 
@@ -79,7 +79,7 @@ static void end_once_reader_blocks(struct ctl *c)
 
 	while (!(tid = __atomic_load_n(&c->reader, __ATOMIC_ACQUIRE)))
 		sched_yield();
-	pt_wait_sleeping(tid, 5000);
+	st_wait_sleeping(tid, 5000);
 	if (c->end == END__EXIT || c->end == END_THREAD_EXIT)
 		_exit(0);
 	exec_image(c);
@@ -110,7 +110,7 @@ static int controller(enum end end, int go, int back)
 	char b;
 
 	for (i = 0; i < NR_STREAMS; i++) {
-		if (pt_create(getppid(), PT_SMALL_STREAM, 0, 0, &c.trid[i]))
+		if (st_create(getppid(), ST_SMALL_STREAM, 0, 0, &c.trid[i]))
 			return C_CREATE;
 		if (posix_trace_start(c.trid[i]))
 			return C_START;
@@ -157,11 +157,11 @@ FIXTURE_SETUP(autoshutdown)
 	self->fd = -1;
 	self->pg = MAP_FAILED;
 	self->child = -1;
-	PT_REQUIRE_MODULE();
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_MODULE();
+	ST_REQUIRE_TRACE_CHILDREN();
 	/* Yama ptrace_scope 1: let the controller, our child, trace us. */
 	(void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-	self->fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	self->fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	self->pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 0);
 	ASSERT_NE(MAP_FAILED, self->pg);
@@ -246,7 +246,7 @@ static void starve_workqueue(struct starve *st, pid_t child)
 	pthread_attr_destroy(&attr);
 	/* Sleep, so the spinner of this CPU can start. */
 	while (__atomic_load_n(&st->running, __ATOMIC_ACQUIRE) < st->nr)
-		pt_sleep_ms(1);
+		st_sleep_ms(1);
 }
 
 static void starve_end(struct starve *st)
@@ -307,7 +307,7 @@ static void controller_ends(struct __test_metadata *_metadata,
 	}
 	close(go[0]);
 	close(back[1]);
-	pt_watchdog(20);	/* a hanging exit fails instead of blocking */
+	st_watchdog(20);	/* a hanging exit fails instead of blocking */
 
 	ASSERT_EQ(1, read(back[0], &c, 1)) TH_LOG("controller did not start");
 	ASSERT_EQ(NR_STREAMS, slots_in_use(self->pg));
@@ -412,7 +412,7 @@ static void *create_forever(void *arg)
 	trace_id_t trid;
 
 	for (;;) {
-		if (!pt_create(pid, PT_SMALL_STREAM, 0, 0, &trid) &&
+		if (!st_create(pid, ST_SMALL_STREAM, 0, 0, &trid) &&
 		    (pid == 0 || !posix_trace_start(trid)))
 			posix_trace_shutdown(trid);
 	}
@@ -426,7 +426,7 @@ static int controller_creating_at_exit(bool keep_one, int back,
 	pthread_t th;
 
 	if (keep_one) {
-		if (pt_create(getppid(), PT_SMALL_STREAM, 0, 0, &trid))
+		if (st_create(getppid(), ST_SMALL_STREAM, 0, 0, &trid))
 			return C_CREATE;
 		if (posix_trace_start(trid))
 			return C_START;
@@ -450,7 +450,7 @@ static void controller_exits_while_creating(struct __test_metadata *_metadata,
 	int back[2], status;
 	char c;
 
-	pt_watchdog(60);
+	st_watchdog(60);
 	for (round = 0; round < CREATE_AT_EXIT_ROUNDS && !slots && !active; round++) {
 		ASSERT_EQ(0, pipe(back));
 		fflush(NULL);

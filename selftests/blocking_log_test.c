@@ -68,7 +68,7 @@ FIXTURE(blocking) {
 
 static uint64_t now_ms(void)
 {
-	return pt_now_ns(CLOCK_MONOTONIC) / 1000000ULL;
+	return st_now_ns(CLOCK_MONOTONIC) / 1000000ULL;
 }
 
 /* /dev/fuse, loading fuse.ko if needed (the guest shares the host's
@@ -86,7 +86,7 @@ static bool fuse_available(void)
 		_exit(127);
 	}
 	if (pid > 0)
-		pt_wait_exit(pid);
+		st_wait_exit(pid);
 	return !access("/dev/fuse", R_OK | W_OK);
 }
 
@@ -112,10 +112,10 @@ static bool daemon_wait(FIXTURE_DATA(blocking) *self, char want, int ms)
 		if (left < 0)
 			return false;
 		if (self->rep < 0) {
-			pt_sleep_ms(left);
+			st_sleep_ms(left);
 			return false;
 		}
-		if (!pt_wait_fd(self->rep, (int)left))
+		if (!st_wait_fd(self->rep, (int)left))
 			return false;
 		if (read(self->rep, &c, 1) != 1) {
 			close(self->rep);
@@ -194,7 +194,7 @@ static void daemon_quit(FIXTURE_DATA(blocking) *self)
 	}
 	if (self->daemon > 0 && !reap_within(self, self->daemon, 10000)) {
 		kill(self->daemon, SIGKILL);
-		pt_wait_exit(self->daemon);
+		st_wait_exit(self->daemon);
 	}
 	self->daemon = -1;
 	if (self->rep >= 0)
@@ -241,7 +241,7 @@ static int ctl_create(const char *path, trace_id_t *trid)
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return errno;
-	ret = pt_attr_make(&a, 65536, 0, 0);
+	ret = st_attr_make(&a, 65536, 0, 0);
 	if (!ret)
 		ret = posix_trace_attr_setlogsize(&a, LOG_SIZE);
 	if (!ret)
@@ -258,7 +258,7 @@ static int ctl_begin(trace_id_t trid)
 	int ret = posix_trace_start(trid);
 
 	if (!ret)
-		pt_record_seq(0, 16);
+		st_record_seq(0, 16);
 	return ret;
 }
 
@@ -289,7 +289,7 @@ static void __attribute__((noreturn)) ctl_main(int sock, const char *path)
 	char op;
 
 	/* A signal with a handler interrupts a flush (test below). */
-	pt_catch(SIGUSR1, 0);
+	st_catch(SIGUSR1, 0);
 	for (;;) {
 		n = recv(sock, &op, 1, 0);
 		if (n < 0 && errno == EINTR)
@@ -323,7 +323,7 @@ static int spawn_ctl(FIXTURE_DATA(blocking) *self)
 	if (self->ctl == 0) {
 		close(sv[0]);
 		child_closes(self);
-		if (pt_set_creds(NOBODY, NOBODY, 1))
+		if (st_set_creds(NOBODY, NOBODY, 1))
 			_exit(C_SETUP);
 		ctl_main(sv[1], self->log);
 	}
@@ -342,7 +342,7 @@ static int ctl_reply(FIXTURE_DATA(blocking) *self, char op, int ms)
 {
 	struct ctl_reply r;
 
-	if (!pt_wait_fd(self->sock, ms) ||
+	if (!st_wait_fd(self->sock, ms) ||
 	    recv(self->sock, &r, sizeof(r), MSG_DONTWAIT) != sizeof(r) ||
 	    r.op != op)
 		return -1;
@@ -375,7 +375,7 @@ static void wait_stuck(struct __test_metadata *_metadata,
 	ASSERT_TRUE(daemon_wait(self, 'W', HOLD_WAIT_MS))
 		TH_LOG("no log write reached the file system in %d s",
 		       HOLD_WAIT_MS / 1000);
-	pt_sleep_ms(ASLEEP_MS);
+	st_sleep_ms(ASLEEP_MS);
 	ret = ctl_reply(self, op, 0);
 	ASSERT_EQ(-1, ret)
 		TH_LOG("'%c' returned %d while the log write is held: nothing to interrupt",
@@ -387,7 +387,7 @@ static bool killed_within(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(blocking) *self, unsigned int ms,
 			  const char *what)
 {
-	char before = pt_proc_state(self->ctl);
+	char before = st_proc_state(self->ctl);
 	uint64_t t0 = now_ms();
 
 	kill(self->ctl, SIGKILL);
@@ -398,7 +398,7 @@ static bool killed_within(struct __test_metadata *_metadata,
 		return true;
 	}
 	TH_LOG("%s: not reaped %u s after SIGKILL (state %c before it, %c now)",
-	       what, ms / 1000, before, pt_proc_state(self->ctl));
+	       what, ms / 1000, before, st_proc_state(self->ctl));
 	return false;
 }
 
@@ -429,10 +429,10 @@ static void release_and_settle(struct __test_metadata *_metadata,
 		self->sock = -1;
 		ASSERT_TRUE(reap_within(self, self->ctl, EXIT_BOUND_MS))
 			TH_LOG("the controller is still there %d s after the write was let go (state %c)",
-			       EXIT_BOUND_MS / 1000, pt_proc_state(self->ctl));
+			       EXIT_BOUND_MS / 1000, st_proc_state(self->ctl));
 		self->ctl = -1;
 	}
-	ASSERT_TRUE(pt_stats_settle(&self->base, &now, SETTLE_MS, &waited))
+	ASSERT_TRUE(st_stats_settle(&self->base, &now, SETTLE_MS, &waited))
 		TH_LOG("left once the write was let go: %u streams, %u procs, %u attaches, %u users (%u, %u, %u, %u before)",
 		       now.streams, now.procs, now.attaches, now.users,
 		       self->base.streams, self->base.procs,
@@ -469,14 +469,14 @@ static void step_done(int fd, int step, int ret)
 
 static int other_use(trace_id_t trid)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret = posix_trace_start(trid);
 
 	if (ret)
 		return ret;
-	pt_record_seq(0, 3);
-	ret = pt_try(trid, &ev);
-	if (!ret && (ev.unavailable || !pt_is(&ev, POSIX_TRACE_START)))
+	st_record_seq(0, 3);
+	ret = st_try(trid, &ev);
+	if (!ret && (ev.unavailable || !st_is(&ev, POSIX_TRACE_START)))
 		ret = EPROTO;
 	return ret ? ret : posix_trace_stop(trid);
 }
@@ -490,7 +490,7 @@ static int other_log_create(trace_id_t *trid)
 	if (fd < 0)
 		return errno;
 	unlink(path);
-	ret = pt_attr_make(&a, 65536, 0, 0);
+	ret = st_attr_make(&a, 65536, 0, 0);
 	if (!ret)
 		ret = posix_trace_attr_setlogsize(&a, LOG_SIZE);
 	if (!ret)
@@ -506,7 +506,7 @@ static int other_log_use(trace_id_t trid)
 
 	if (ret)
 		return ret;
-	pt_record_seq(0, 3);
+	st_record_seq(0, 3);
 	return posix_trace_flush(trid);
 }
 
@@ -517,10 +517,10 @@ static int other_log_use(trace_id_t trid)
 static void other_at_limit(int fd)
 {
 	trace_id_t a, b;
-	int ra = pt_create(0, PT_SMALL_STREAM, 0, 0, &a), rb;
+	int ra = st_create(0, ST_SMALL_STREAM, 0, 0, &a), rb;
 
 	step_done(fd, O_LIMIT_FIRST, ra == EAGAIN ? 0 : ra);
-	rb = pt_create(0, PT_SMALL_STREAM, 0, 0, &b);
+	rb = st_create(0, ST_SMALL_STREAM, 0, 0, &b);
 	/* -1: a second stream, beyond the limit */
 	step_done(fd, O_LIMIT_SECOND, rb == EAGAIN ? 0 : rb ? rb : -1);
 	if (!ra)
@@ -531,7 +531,7 @@ static void __attribute__((noreturn)) other_main(int fd, bool at_limit)
 {
 	trace_id_t trid;
 
-	step_done(fd, O_CREATE, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	step_done(fd, O_CREATE, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 	step_done(fd, O_USE, other_use(trid));
 	step_done(fd, O_SHUTDOWN, posix_trace_shutdown(trid));
 	step_done(fd, O_LOG_CREATE, other_log_create(&trid));
@@ -559,17 +559,17 @@ static void run_other(struct __test_metadata *_metadata,
 	if (pid == 0) {
 		close(p[0]);
 		child_closes(self);
-		if (uid && pt_set_creds(uid, uid, 1))
+		if (uid && st_set_creds(uid, uid, 1))
 			_exit(C_SETUP);
 		other_main(p[1], at_limit);
 	}
 	close(p[1]);
 	for (step = O_CREATE; step <= last; step++) {
-		if (!pt_wait_fd(p[0], STEP_BOUND_MS) ||
+		if (!st_wait_fd(p[0], STEP_BOUND_MS) ||
 		    read(p[0], msg, sizeof(msg)) != sizeof(msg)) {
 			TH_LOG("as uid %d, '%s' did not end within %d s while a log write hangs (state %c)",
 			       (int)uid, other_steps[step], STEP_BOUND_MS / 1000,
-			       pt_proc_state(pid));
+			       st_proc_state(pid));
 			break;
 		}
 		if (msg[0] != step || msg[1]) {
@@ -601,11 +601,11 @@ static void cleanup(struct __test_metadata *_metadata,
 	daemon_quit(self);
 	if (self->ctl > 0 && !reap_within(self, self->ctl, EXIT_BOUND_MS))
 		TH_LOG("the controller was not reaped after the abort (state %c)",
-		       pt_proc_state(self->ctl));
+		       st_proc_state(self->ctl));
 	for (i = 0; i < self->nr_strays; i++)
 		if (!reap_within(self, self->stray[i], EXIT_BOUND_MS))
 			TH_LOG("process %d was not reaped after the abort (state %c)",
-			       (int)self->stray[i], pt_proc_state(self->stray[i]));
+			       (int)self->stray[i], st_proc_state(self->stray[i]));
 	if (self->sock >= 0)
 		close(self->sock);
 	umount2(self->mnt, MNT_DETACH);
@@ -613,7 +613,7 @@ static void cleanup(struct __test_metadata *_metadata,
 	if (self->fusectl_mounted)
 		umount2(FUSECTL, MNT_DETACH);
 	if (self->limit_set)
-		pt_param_write("max_streams_per_user", self->limit);
+		st_param_write("max_streams_per_user", self->limit);
 }
 
 FIXTURE_SETUP(blocking)
@@ -624,12 +624,12 @@ FIXTURE_SETUP(blocking)
 	self->cmd = self->rep = self->sock = -1;
 	/* The daemon may be gone when we write to it (fusectl abort). */
 	signal(SIGPIPE, SIG_IGN);
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	if (geteuid() != 0)
-		PT_SKIP("mounting FUSE needs root");
+		ST_SKIP("mounting FUSE needs root");
 	if (!fuse_available())
-		PT_SKIP("no /dev/fuse, and modprobe fuse did not make one");
-	ASSERT_TRUE(pt_stats_quiet(&self->base));
+		ST_SKIP("no /dev/fuse, and modprobe fuse did not make one");
+	ASSERT_TRUE(st_stats_quiet(&self->base));
 	strcpy(self->mnt, "/tmp/pt-fuse.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->mnt));
 	ASSERT_EQ(0, chmod(self->mnt, 0755));
@@ -677,7 +677,7 @@ TEST_F_TIMEOUT(blocking, a_controller_that_exits_with_a_hung_log_is_reaped_withi
 	} else {
 		EXPECT_TRUE(false)
 			TH_LOG("a controller that exited with its log write hung was not reaped within %d s (state %c)",
-			       EXIT_BOUND_MS / 1000, pt_proc_state(self->ctl));
+			       EXIT_BOUND_MS / 1000, st_proc_state(self->ctl));
 	}
 	ASSERT_TRUE(daemon_wait(self, 'W', HOLD_WAIT_MS))
 		TH_LOG("the final flush never wrote: nothing was held");
@@ -714,12 +714,12 @@ TEST_F_TIMEOUT(blocking, other_processes_create_use_and_shut_down_streams_while_
 		self->ctl = -1;
 	else
 		TH_LOG("(the controller is not reaped yet: state %c)",
-		       pt_proc_state(self->ctl));
-	ASSERT_EQ(0, pt_param_read("max_streams_per_user", &self->limit));
-	ASSERT_EQ(0, pt_param_write("max_streams_per_user", 1));
+		       st_proc_state(self->ctl));
+	ASSERT_EQ(0, st_param_read("max_streams_per_user", &self->limit));
+	ASSERT_EQ(0, st_param_write("max_streams_per_user", 1));
 	self->limit_set = true;
 	run_other(_metadata, self, NOBODY, true);
-	ASSERT_EQ(0, pt_param_write("max_streams_per_user", self->limit));
+	ASSERT_EQ(0, st_param_write("max_streams_per_user", self->limit));
 	self->limit_set = false;
 	run_other(_metadata, self, 0, false);
 	release_and_settle(_metadata, self, 'r');

@@ -31,8 +31,8 @@ FIXTURE_SETUP(cli)
 	char exe[PATH_MAX], *d;
 	ssize_t n;
 
-	PT_REQUIRE_MODULE();
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_MODULE();
+	ST_REQUIRE_TRACE_CHILDREN();
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	ASSERT_GT(n, 0);
 	exe[n] = '\0';
@@ -108,7 +108,7 @@ static int run(const char *out, ...)
 	pid = spawn(argv, -1, fd, NULL);
 	if (fd >= 0)
 		close(fd);
-	status = pid > 0 ? pt_wait_exit(pid) : -1;
+	status = pid > 0 ? st_wait_exit(pid) : -1;
 	return status;
 }
 
@@ -130,7 +130,7 @@ struct log_evs {
 /* Every event of the log at @path: 0 or an error number. */
 static int read_log(const char *path, struct log_evs *r)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	trace_id_t trid;
 	int fd, ret;
 
@@ -144,10 +144,10 @@ static int read_log(const char *path, struct log_evs *r)
 		return ret;
 	while (r->n < LOG_EV_MAX) {
 		struct log_ev *e = &r->ev[r->n];
-		char data[PT_EV_DATA_MAX + 1];
+		char data[ST_EV_DATA_MAX + 1];
 		int pid;
 
-		ret = pt_get(trid, &ev);
+		ret = st_get(trid, &ev);
 		if (ret || ev.unavailable)
 			break;
 		memset(e, 0, sizeof(*e));
@@ -209,7 +209,7 @@ static bool read_line(int fd, const char *want, int ms)
 	size_t len = 0;
 	ssize_t n;
 
-	while (len < sizeof(buf) - 1 && pt_wait_fd(fd, ms)) {
+	while (len < sizeof(buf) - 1 && st_wait_fd(fd, ms)) {
 		n = read(fd, buf + len, 1);
 		if (n != 1)
 			break;
@@ -232,7 +232,7 @@ static int wait_ms(pid_t pid, unsigned int ms)
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return WIFEXITED(status) ? WEXITSTATUS(status) :
 			       128 + WTERMSIG(status);
-		pt_sleep_ms(20);
+		st_sleep_ms(20);
 	}
 	return -1;
 }
@@ -246,7 +246,7 @@ static bool log_started(const char *path, unsigned int ms)
 	for (waited = 0; waited <= ms; waited += 50) {
 		if (!read_log(path, &r) && find(&r, "posix_trace_start"))
 			return true;
-		pt_sleep_ms(50);
+		st_sleep_ms(50);
 	}
 	return false;
 }
@@ -298,14 +298,14 @@ static void check_burst(struct __test_metadata *_metadata, const char *path,
 	trace_event_id_t burst = 0;
 	char name[TRACE_EVENT_NAME_MAX + 1];
 	trace_id_t trid;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int fd, i;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, posix_trace_open(fd, &trid));
 	close(fd);
-	while (!pt_get(trid, &ev) && !ev.unavailable) {
+	while (!st_get(trid, &ev) && !ev.unavailable) {
 		trace_event_id_t id = ev.info.posix_event_id;
 
 		if (id == POSIX_TRACE_OVERFLOW || id == POSIX_TRACE_ERROR ||
@@ -525,7 +525,7 @@ TEST_F_TIMEOUT(cli, attach_stops_on_sigint_and_leaves_the_process_running, 120)
 	n = count(&r, "cli/tick", target);
 	EXPECT_NE(NULL, find(&r, "posix_trace_stop"));
 	/* The stream is gone: what the target records now is not logged. */
-	pt_sleep_ms(300);
+	st_sleep_ms(300);
 	ASSERT_EQ(0, read_log(self->log, &r));
 	EXPECT_EQ(n, count(&r, "cli/tick", target));
 	ASSERT_EQ(1, write(in, "\n", 1));
@@ -555,7 +555,7 @@ TEST_F_TIMEOUT(cli, attach_to_several_pids_writes_one_log_per_pid, 120)
 	/* One exits: attach goes on with the other. */
 	ASSERT_EQ(1, write(in1, "\n", 1));
 	EXPECT_EQ(0, wait_ms(t1, WAIT_MS));
-	pt_sleep_ms(200);
+	st_sleep_ms(200);
 	EXPECT_EQ(0, waitpid(tool, NULL, WNOHANG));
 	ASSERT_EQ(1, write(in2, "\n", 1));
 	EXPECT_EQ(0, wait_ms(t2, WAIT_MS));
@@ -579,11 +579,11 @@ TEST_F(cli, attach_to_a_missing_process_fails_with_a_message_and_no_log)
 	pid_t tool, target;
 	int in;
 
-	snprintf(pidstr, sizeof(pidstr), "%d", (int)pt_unused_pid());
+	snprintf(pidstr, sizeof(pidstr), "%d", (int)st_unused_pid());
 	snprintf(errfile, sizeof(errfile), "%s/err", self->dir);
 	tool = spawn(argv, -1, -1, errfile);
 	ASSERT_GT(tool, 0);
-	EXPECT_EQ(1, pt_wait_exit(tool));
+	EXPECT_EQ(1, st_wait_exit(tool));
 	slurp(errfile, err, sizeof(err));
 	EXPECT_NE(NULL, strstr(err, "no process")) TH_LOG("stderr: %s", err);
 	EXPECT_NE(0, access(self->log, F_OK));
@@ -595,7 +595,7 @@ TEST_F(cli, attach_to_a_missing_process_fails_with_a_message_and_no_log)
 	snprintf(log, sizeof(log), "%s.%d", self->log, (int)target);
 	tool = spawn(argv2, -1, -1, errfile);
 	ASSERT_GT(tool, 0);
-	EXPECT_EQ(1, pt_wait_exit(tool));
+	EXPECT_EQ(1, st_wait_exit(tool));
 	EXPECT_NE(0, access(log, F_OK));
 	ASSERT_EQ(1, write(in, "\n", 1));
 	EXPECT_EQ(0, wait_ms(target, WAIT_MS));

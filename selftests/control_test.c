@@ -31,8 +31,8 @@ static void extra_add(FIXTURE_DATA(control) *self, trace_id_t t)
 FIXTURE_SETUP(control)
 {
 	self->child = -1;
-	PT_REQUIRE_MODULE();
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ST_REQUIRE_MODULE();
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 }
 
 FIXTURE_TEARDOWN(control)
@@ -62,26 +62,26 @@ TEST_F(control, start_records_start_event_with_empty_filter)
 	struct posix_trace_status_info st;
 	uint64_t before, after, ts;
 	trace_event_set_t set;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int member;
 	trace_event_id_t id;
 
-	before = pt_realtime_ns();
+	before = st_realtime_ns();
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	after = pt_realtime_ns();
+	after = st_realtime_ns();
 	ASSERT_EQ(0, status_of(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
 
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_START, ev.info.posix_event_id)
-		TH_LOG("first event is %s", pt_id_str(ev.info.posix_event_id));
+		TH_LOG("first event is %s", st_id_str(ev.info.posix_event_id));
 	EXPECT_EQ(getpid(), ev.info.posix_pid);
 	EXPECT_TRUE(pthread_equal(pthread_self(), ev.info.posix_thread_id));
 	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev.info.posix_truncation_status);
-	ts = pt_ts_ns(&ev.info.posix_timestamp);
-	EXPECT_GE(ts + PT_TS_SLACK_NS, before);
-	EXPECT_LE(ts, after + PT_TS_SLACK_NS);
+	ts = st_ts_ns(&ev.info.posix_timestamp);
+	EXPECT_GE(ts + ST_TS_SLACK_NS, before);
+	EXPECT_LE(ts, after + ST_TS_SLACK_NS);
 
 	/* Data: the current filter, a usable (and empty) event set. */
 	ASSERT_EQ(sizeof(trace_event_set_t), ev.len);
@@ -90,14 +90,14 @@ TEST_F(control, start_records_start_event_with_empty_filter)
 		member = -1;
 		ASSERT_EQ(0, posix_trace_eventset_ismember(id, &set, &member));
 		EXPECT_EQ(0, member) TH_LOG("%s in START filter",
-					    pt_id_str(id));
+					    st_id_str(id));
 	}
 	member = -1;
 	ASSERT_EQ(0, posix_trace_eventset_ismember(
 				POSIX_TRACE_UNNAMED_USEREVENT, &set, &member));
 	EXPECT_EQ(0, member);
 
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -123,12 +123,12 @@ TEST_F(control, start_and_stop_record_the_calling_thread)
 {
 	struct thread_call c = { .trid = self->trid };
 	pthread_t th;
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, call_start_stop, &c));
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	ASSERT_EQ(0, c.ret);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_START, ev.info.posix_event_id);
 	EXPECT_TRUE(pthread_equal(c.self, ev.info.posix_thread_id));
@@ -138,7 +138,7 @@ TEST_F(control, start_and_stop_record_the_calling_thread)
 	ASSERT_EQ(0, pthread_create(&th, NULL, call_start_stop, &c));
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	ASSERT_EQ(0, c.ret);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_STOP, ev.info.posix_event_id);
 	EXPECT_TRUE(pthread_equal(c.self, ev.info.posix_thread_id));
@@ -150,32 +150,32 @@ TEST_F(control, stop_records_stop_event_with_auto_zero)
 {
 	struct posix_trace_status_info st;
 	uint64_t before, after, ts;
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	before = pt_realtime_ns();
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	before = st_realtime_ns();
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
-	after = pt_realtime_ns();
+	after = st_realtime_ns();
 	ASSERT_EQ(0, status_of(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, st.posix_stream_status);
 
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_STOP, ev.info.posix_event_id);
 	ASSERT_EQ(sizeof(int), ev.len);
-	EXPECT_EQ(0, pt_stop_auto(&ev));
+	EXPECT_EQ(0, st_stop_auto(&ev));
 	EXPECT_EQ(getpid(), ev.info.posix_pid);
 	EXPECT_TRUE(pthread_equal(pthread_self(), ev.info.posix_thread_id));
-	ts = pt_ts_ns(&ev.info.posix_timestamp);
-	EXPECT_GE(ts + PT_TS_SLACK_NS, before);
-	EXPECT_LE(ts, after + PT_TS_SLACK_NS);
+	ts = st_ts_ns(&ev.info.posix_timestamp);
+	EXPECT_GE(ts + ST_TS_SLACK_NS, before);
+	EXPECT_LE(ts, after + ST_TS_SLACK_NS);
 }
 
 /* REQ: START-3 STOP-3 */
 TEST_F(control, start_twice_and_stop_twice_record_one_event_each)
 {
 	struct posix_trace_status_info st;
-	struct pt_ev ev[8];
+	struct st_ev ev[8];
 	int n;
 
 	ASSERT_EQ(0, posix_trace_start(self->trid));
@@ -187,7 +187,7 @@ TEST_F(control, start_twice_and_stop_twice_record_one_event_each)
 	ASSERT_EQ(0, status_of(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, st.posix_stream_status);
 
-	ASSERT_EQ(0, pt_drain(self->trid, ev, 8, &n));
+	ASSERT_EQ(0, st_drain(self->trid, ev, 8, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_START, ev[0].info.posix_event_id);
 	EXPECT_EQ(POSIX_TRACE_STOP, ev[1].info.posix_event_id);
@@ -196,10 +196,10 @@ TEST_F(control, start_twice_and_stop_twice_record_one_event_each)
 /* REQ: STOP-3 CREATE-14 */
 TEST_F(control, stop_of_never_started_stream_records_nothing)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -211,7 +211,7 @@ TEST_F(control, start_stop_start_sequence_keeps_events_readable)
 		POSIX_TRACE_STOP, POSIX_TRACE_START,
 		POSIX_TRACE_UNNAMED_USEREVENT, POSIX_TRACE_STOP,
 	};
-	struct pt_ev ev[8];
+	struct st_ev ev[8];
 	uint64_t prev = 0;
 	int i, n;
 
@@ -223,14 +223,14 @@ TEST_F(control, start_stop_start_sequence_keeps_events_readable)
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "b", 1);
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 
-	ASSERT_EQ(0, pt_drain(self->trid, ev, 8, &n));
+	ASSERT_EQ(0, st_drain(self->trid, ev, 8, &n));
 	ASSERT_EQ(6, n);
 	for (i = 0; i < n; i++) {
-		uint64_t ts = pt_ts_ns(&ev[i].info.posix_timestamp);
+		uint64_t ts = st_ts_ns(&ev[i].info.posix_timestamp);
 
 		EXPECT_EQ(want[i], ev[i].info.posix_event_id)
 			TH_LOG("event %d is %s", i,
-			       pt_id_str(ev[i].info.posix_event_id));
+			       st_id_str(ev[i].info.posix_event_id));
 		EXPECT_GE(ts, prev);
 		prev = ts;
 	}
@@ -242,7 +242,7 @@ TEST_F(control, start_stop_start_sequence_keeps_events_readable)
 TEST_F(control, clear_discards_events_and_keeps_running)
 {
 	struct posix_trace_status_info st;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i;
 
 	ASSERT_EQ(0, posix_trace_start(self->trid));
@@ -256,13 +256,13 @@ TEST_F(control, clear_discards_events_and_keeps_running)
 	EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, st.posix_stream_overrun_status);
 
 	/* Everything before the clear is gone, the clear records nothing. */
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable) TH_LOG("got %s after clear",
-					    pt_id_str(ev.info.posix_event_id));
+					    st_id_str(ev.info.posix_event_id));
 
 	/* Still running: new events are recorded. */
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "new", 3);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 	ASSERT_EQ(3u, ev.len);
@@ -273,7 +273,7 @@ TEST_F(control, clear_discards_events_and_keeps_running)
 TEST_F(control, clear_of_suspended_stream_keeps_it_suspended)
 {
 	struct posix_trace_status_info st;
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "a", 1);
@@ -282,10 +282,10 @@ TEST_F(control, clear_of_suspended_stream_keeps_it_suspended)
 	ASSERT_EQ(0, status_of(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, st.posix_stream_status);
 	EXPECT_EQ(POSIX_TRACE_NOT_FULL, st.posix_stream_full_status);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "b", 1);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -300,13 +300,13 @@ TEST_F(control, clear_keeps_event_name_mapping)
 	char name[TRACE_EVENT_NAME_MAX + 1];
 	struct posix_trace_status_info st;
 	trace_event_id_t id, id2;
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	ASSERT_EQ(0, posix_trace_eventid_open("kept-across-clear", &id));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	posix_trace_event(id, "before", 6);
 	ASSERT_EQ(0, posix_trace_clear(self->trid));
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable) TH_LOG("an event recorded before the clear");
 	ASSERT_EQ(0, status_of(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
@@ -315,7 +315,7 @@ TEST_F(control, clear_keeps_event_name_mapping)
 	ASSERT_EQ(0, posix_trace_eventid_open("kept-across-clear", &id2));
 	ASSERT_EQ(id, id2);
 	posix_trace_event(id, "after", 5);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(id, ev.info.posix_event_id);
 	ASSERT_EQ(5u, ev.len);
@@ -331,7 +331,7 @@ TEST_F(control, shutdown_invalidates_trid_for_every_function)
 	trace_event_id_t id;
 	trace_id_t t = self->trid;
 	trace_attr_t a;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int unav;
 
 	ASSERT_EQ(0, posix_trace_start(t));
@@ -340,7 +340,7 @@ TEST_F(control, shutdown_invalidates_trid_for_every_function)
 	ASSERT_EQ(0, posix_trace_shutdown(t));
 	self->trid = 0;
 
-	pt_watchdog(5);
+	st_watchdog(5);
 	ASSERT_EQ(0, posix_trace_attr_init(&a));
 	EXPECT_EQ(EINVAL, posix_trace_start(t));
 	EXPECT_EQ(EINVAL, posix_trace_stop(t));
@@ -348,9 +348,9 @@ TEST_F(control, shutdown_invalidates_trid_for_every_function)
 	EXPECT_EQ(EINVAL, posix_trace_shutdown(t));
 	EXPECT_EQ(EINVAL, posix_trace_get_attr(t, &a));
 	EXPECT_EQ(EINVAL, posix_trace_get_status(t, &st));
-	EXPECT_EQ(EINVAL, pt_get(t, &ev));
-	EXPECT_EQ(EINVAL, pt_timed(t, &ev, &abs));
-	EXPECT_EQ(EINVAL, pt_try(t, &ev));
+	EXPECT_EQ(EINVAL, st_get(t, &ev));
+	EXPECT_EQ(EINVAL, st_timed(t, &ev, &abs));
+	EXPECT_EQ(EINVAL, st_try(t, &ev));
 	EXPECT_EQ(EINVAL, posix_trace_eventid_get_name(t, POSIX_TRACE_START,
 						       name));
 	EXPECT_EQ(EINVAL, posix_trace_trid_eventid_open(t, "x", &id));
@@ -367,29 +367,29 @@ TEST_F(control, invalid_trid_values_are_einval_for_every_function)
 		0, -1, INT_MIN, INT_MAX, (1 << 30) - 1, 1 << 30,
 		self->trid + 1000, -self->trid,
 	};
-	int res[PT_NR_TRID_FNS];
+	int res[ST_NR_TRID_FNS];
 	unsigned int b;
 	int i;
 
-	pt_watchdog(10);
+	st_watchdog(10);
 	for (b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
-		pt_call_all_trid_functions(bad[b], res);
-		for (i = 0; i < PT_NR_TRID_FNS; i++) {
+		st_call_all_trid_functions(bad[b], res);
+		for (i = 0; i < ST_NR_TRID_FNS; i++) {
 			EXPECT_EQ(EINVAL, res[i])
-				TH_LOG("%s(trid %d)", pt_trid_fn_name(i), bad[b]);
+				TH_LOG("%s(trid %d)", st_trid_fn_name(i), bad[b]);
 		}
 	}
 	alarm(0);
 	/* The real stream is untouched. */
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 }
 
 /* REQ: CREATE-11 RULE-80 MODEL-4 MODEL-42 RULE-76 FN-5 5.20 */
 TEST_F(control, fork_child_gets_einval_for_every_trid_function)
 {
 	struct posix_trace_status_info st;
-	int res[PT_NR_TRID_FNS], pipefd[2];
-	struct pt_ev ev;
+	int res[ST_NR_TRID_FNS], pipefd[2];
+	struct st_ev ev;
 	int i, n, status;
 	pid_t pid;
 
@@ -404,8 +404,8 @@ TEST_F(control, fork_child_gets_einval_for_every_trid_function)
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		close(pipefd[0]);
-		pt_watchdog(5);
-		pt_call_all_trid_functions(self->trid, res);
+		st_watchdog(5);
+		st_call_all_trid_functions(self->trid, res);
 		if (write(pipefd[1], res, sizeof(res)) != sizeof(res))
 			_exit(1);
 		_exit(0);
@@ -419,27 +419,27 @@ TEST_F(control, fork_child_gets_einval_for_every_trid_function)
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("child status 0x%x", status);
 	ASSERT_EQ((int)sizeof(res), n);
-	for (i = 0; i < PT_NR_TRID_FNS; i++) {
+	for (i = 0; i < ST_NR_TRID_FNS; i++) {
 		EXPECT_EQ(EINVAL, res[i]) TH_LOG("%s in fork child",
-						 pt_trid_fn_name(i));
+						 st_trid_fn_name(i));
 	}
 
 	/* The parent's stream is unaffected: running, events all there. */
 	ASSERT_EQ(0, status_of(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_START, ev.info.posix_event_id);
 	for (i = 0; i < 3; i++) {
 		int v;
 
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		ASSERT_EQ(0, ev.unavailable) TH_LOG("event %d lost", i);
 		ASSERT_EQ(sizeof(v), ev.len);
 		memcpy(&v, ev.data, sizeof(v));
 		ASSERT_EQ(i, v);
 	}
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -449,13 +449,13 @@ TEST_F(control, fork_child_gets_einval_for_every_trid_function)
  */
 static int fill_all_but_one(FIXTURE_DATA(control) *self)
 {
-	long max = pt_trace_sys_max();
+	long max = st_trace_sys_max();
 	trace_id_t t;
 	long n;
 	int ret;
 
 	for (n = 0; n <= max; n++) {
-		ret = pt_create(0, PT_SMALL_STREAM, 0, 0, &t);
+		ret = st_create(0, ST_SMALL_STREAM, 0, 0, &t);
 		if (ret == EAGAIN)
 			break;
 		if (ret)
@@ -494,7 +494,7 @@ static void controller_end_frees_stream(struct __test_metadata *_metadata,
 
 		close(go[1]);
 		close(done[0]);
-		if (pt_create(0, PT_SMALL_STREAM, 0, 0, &t))
+		if (st_create(0, ST_SMALL_STREAM, 0, 0, &t))
 			_exit(10);
 		if (posix_trace_start(t))
 			_exit(11);
@@ -516,7 +516,7 @@ static void controller_end_frees_stream(struct __test_metadata *_metadata,
 	close(done[1]);
 	/* The child holds the last slot. */
 	ASSERT_EQ(1, read(done[0], &c, 1));
-	ASSERT_EQ(EAGAIN, pt_create(0, PT_SMALL_STREAM, 0, 0, &t));
+	ASSERT_EQ(EAGAIN, st_create(0, ST_SMALL_STREAM, 0, 0, &t));
 
 	switch (how) {
 	case END_EXIT:
@@ -540,7 +540,7 @@ static void controller_end_frees_stream(struct __test_metadata *_metadata,
 		break;
 	}
 	close(done[0]);
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &t))
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &t))
 		TH_LOG("the ended controller's stream still exists");
 	extra_add(self, t);
 	if (how == END_EXEC) {
@@ -577,7 +577,7 @@ TEST_F(control, functions_do_not_modify_errno)
 	char name[TRACE_EVENT_NAME_MAX + 1];
 	trace_event_id_t id;
 	trace_attr_t a;
-	struct pt_ev ev;
+	struct st_ev ev;
 	trace_id_t t2;
 	int unav;
 
@@ -588,7 +588,7 @@ TEST_F(control, functions_do_not_modify_errno)
 } while (0)
 
 	NO_ERRNO(posix_trace_attr_init(&a));
-	NO_ERRNO(pt_create(0, PT_SMALL_STREAM, 0, 0, &t2));
+	NO_ERRNO(st_create(0, ST_SMALL_STREAM, 0, 0, &t2));
 	NO_ERRNO(posix_trace_create(-1, NULL, &t2));		/* ESRCH */
 	NO_ERRNO(posix_trace_start(self->trid));
 	NO_ERRNO(posix_trace_start(-5));			/* EINVAL */
@@ -599,10 +599,10 @@ TEST_F(control, functions_do_not_modify_errno)
 	NO_ERRNO(posix_trace_eventid_get_name(self->trid, id, name));
 	NO_ERRNO(posix_trace_eventid_get_name(self->trid, 999, name));
 	NO_ERRNO(posix_trace_eventtypelist_getnext_id(self->trid, &id, &unav));
-	NO_ERRNO(pt_try(self->trid, &ev));
-	NO_ERRNO(pt_get(self->trid, &ev));
-	NO_ERRNO(pt_try(self->trid, &ev));			/* empty */
-	NO_ERRNO(pt_timed(self->trid, &ev, &(struct timespec){ 0, 0 }));
+	NO_ERRNO(st_try(self->trid, &ev));
+	NO_ERRNO(st_get(self->trid, &ev));
+	NO_ERRNO(st_try(self->trid, &ev));			/* empty */
+	NO_ERRNO(st_timed(self->trid, &ev, &(struct timespec){ 0, 0 }));
 	NO_ERRNO(posix_trace_stop(self->trid));
 	NO_ERRNO(posix_trace_clear(self->trid));
 	NO_ERRNO(posix_trace_shutdown(t2));
@@ -664,8 +664,8 @@ TEST_F(control, log_and_filter_functions_fail_without_their_option_and_create_no
 						   &member));
 	EXPECT_EQ(0, member);
 	/* The stream is still valid and the free slot was not taken. */
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &t));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &t));
 	extra_add(self, t);
 	close(fd);
 }
@@ -691,10 +691,10 @@ static void *race_writer(void *p)
 static void *race_reader(void *p)
 {
 	struct race *r = p;
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	do {
-		r->ret = pt_get(r->trid, &ev);
+		r->ret = st_get(r->trid, &ev);
 	} while (r->ret == 0);
 	return NULL;
 }
@@ -710,7 +710,7 @@ TEST_F(control, shutdown_races_with_writers_and_blocked_readers)
 	for (round = 0; round < 12; round++) {
 		trace_id_t t;
 
-		ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &t));
+		ASSERT_EQ(0, st_create(0, 65536, 0, 0, &t));
 		ASSERT_EQ(0, posix_trace_start(t));
 		memset(&w, 0, sizeof(w));
 		w.trid = t;
@@ -724,9 +724,9 @@ TEST_F(control, shutdown_races_with_writers_and_blocked_readers)
 			ASSERT_EQ(0, pthread_create(&wt[i], NULL, race_writer,
 						    &w));
 		}
-		pt_sleep_ms(2 + round % 5);
+		st_sleep_ms(2 + round % 5);
 		ASSERT_EQ(0, posix_trace_shutdown(t));
-		deadline = pt_ns_ts(pt_realtime_ns() + 5 * PT_NSEC_PER_SEC);
+		deadline = st_ns_ts(st_realtime_ns() + 5 * ST_NSEC_PER_SEC);
 		for (i = 0; i < 2; i++) {
 			ASSERT_EQ(0, pthread_timedjoin_np(rt[i], NULL,
 							  &deadline))
@@ -744,36 +744,36 @@ TEST_F(control, shutdown_races_with_writers_and_blocked_readers)
 /* REQ: RULE-78 RULE-79 SHUT-8 (killing a controller mid-burst) */
 TEST_F(control, controller_killed_while_traced_process_writes)
 {
-	struct pt_agent target = { -1, -1 }, ctl = { -1, -1 };
-	struct pt_msg m;
-	struct pt_reply r;
+	struct st_agent target = { -1, -1 }, ctl = { -1, -1 };
+	struct st_msg m;
+	struct st_reply r;
 	int tpid, trid, status;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&target));
-	pt_agent_set_ptracer(&target, PR_SET_PTRACER_ANY);
-	ASSERT_EQ(0, pt_agent_op(&target, PTA_GETPID, 0, 0, 0, &tpid));
-	ASSERT_EQ(0, pt_agent_start(&ctl));
-	ASSERT_EQ(0, pt_agent_op(&ctl, PTA_CREATE, tpid, 65536, 0, &trid));
-	ASSERT_EQ(0, pt_agent_op(&ctl, PTA_START, trid, 0, 0, NULL));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&target));
+	st_agent_set_ptracer(&target, PR_SET_PTRACER_ANY);
+	ASSERT_EQ(0, st_agent_op(&target, STA_GETPID, 0, 0, 0, &tpid));
+	ASSERT_EQ(0, st_agent_start(&ctl));
+	ASSERT_EQ(0, st_agent_op(&ctl, STA_CREATE, tpid, 65536, 0, &trid));
+	ASSERT_EQ(0, st_agent_op(&ctl, STA_START, trid, 0, 0, NULL));
 
 	memset(&m, 0, sizeof(m));
-	m.op = PTA_EVENT_BURST;
+	m.op = STA_EVENT_BURST;
 	m.a = (int)POSIX_TRACE_UNNAMED_USEREVENT;
 	m.b = 20000;
-	ASSERT_EQ(0, pt_agent_send(&target, &m));
-	pt_sleep_ms(5);
+	ASSERT_EQ(0, st_agent_send(&target, &m));
+	st_sleep_ms(5);
 	kill(ctl.pid, SIGKILL);
 	ASSERT_EQ(ctl.pid, waitpid(ctl.pid, &status, 0));
 	ctl.pid = -1;
 	/* The traced process finishes its burst and lives on. */
-	ASSERT_EQ(0, pt_agent_recv(&target, &r));
+	ASSERT_EQ(0, st_agent_recv(&target, &r));
 	ASSERT_EQ(20000, r.v[0]);
-	ASSERT_EQ(0, pt_agent_event(&target, POSIX_TRACE_UNNAMED_USEREVENT, 0,
+	ASSERT_EQ(0, st_agent_event(&target, POSIX_TRACE_UNNAMED_USEREVENT, 0,
 				    NULL));
-	ASSERT_EQ(0, pt_agent_op(&target, PTA_GETPID, 0, 0, 0, &tpid));
-	pt_agent_kill(&ctl);
-	pt_agent_kill(&target);
+	ASSERT_EQ(0, st_agent_op(&target, STA_GETPID, 0, 0, 0, &tpid));
+	st_agent_kill(&ctl);
+	st_agent_kill(&target);
 }
 
 /* ---------------------------------------------------------------- */
@@ -807,11 +807,11 @@ TEST_F(control, traced_process_stays_traced_across_exec)
 	int go[2], back[2], status;
 	trace_event_id_t before, after;
 	trace_id_t t;
-	struct pt_ev ev;
+	struct st_ev ev;
 	pid_t pid;
 	char c;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(back));
 	fflush(NULL);
@@ -841,23 +841,23 @@ TEST_F(control, traced_process_stays_traced_across_exec)
 	close(back[1]);
 	ASSERT_EQ((ssize_t)sizeof(before), read(back[0], &before,
 						sizeof(before)));
-	ASSERT_EQ(0, pt_create(pid, 65536, 0, 0, &t));
+	ASSERT_EQ(0, st_create(pid, 65536, 0, 0, &t));
 	extra_add(self, t);
-	ASSERT_EQ(0, pt_start_and_skip(t));
+	ASSERT_EQ(0, st_start_and_skip(t));
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ((ssize_t)sizeof(after), read(back[0], &after, sizeof(after)));
 
 	/* Old image's event, then the new image's two: same pid. */
-	ASSERT_EQ(0, pt_try(t, &ev));
+	ASSERT_EQ(0, st_try(t, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(before, ev.info.posix_event_id);
 	ASSERT_EQ(pid, ev.info.posix_pid);
-	ASSERT_EQ(0, pt_try(t, &ev));
+	ASSERT_EQ(0, st_try(t, &ev));
 	ASSERT_EQ(0, ev.unavailable) TH_LOG("not traced after exec");
 	ASSERT_EQ(after, ev.info.posix_event_id);
 	ASSERT_EQ(pid, ev.info.posix_pid);
 	ASSERT_EQ(0, memcmp("new", ev.data, 3));
-	ASSERT_EQ(0, pt_try(t, &ev));
+	ASSERT_EQ(0, st_try(t, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 	/* One id per name in the stream, old and new names both known. */
@@ -885,7 +885,7 @@ static void *busy_library_user(void *p)
 	struct busy *b = p;
 	struct posix_trace_status_info st;
 	trace_event_id_t id;
-	struct pt_ev ev;
+	struct st_ev ev;
 	char name[32];
 	unsigned int i = 0;
 
@@ -894,7 +894,7 @@ static void *busy_library_user(void *p)
 		posix_trace_eventid_open(name, &id);
 		posix_trace_event(id, &i, sizeof(i));
 		posix_trace_get_status(b->trid, &st);
-		pt_try(b->trid, &ev);
+		st_try(b->trid, &ev);
 	}
 	return NULL;
 }
@@ -921,23 +921,23 @@ TEST_F(control, fork_while_other_threads_use_the_library_leaves_child_usable)
 		if (pid == 0) {
 			struct posix_trace_status_info st;
 			trace_event_id_t id;
-			struct pt_ev ev;
+			struct st_ev ev;
 			trace_id_t t;
 
 			alarm(10);	/* default action: a hang kills us */
 			posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "c", 1);
 			if (posix_trace_eventid_open("in-child", &id))
 				_exit(2);
-			if (pt_create(0, PT_SMALL_STREAM, 0, 0, &t))
+			if (st_create(0, ST_SMALL_STREAM, 0, 0, &t))
 				_exit(3);
-			if (pt_start_and_skip(t))
+			if (st_start_and_skip(t))
 				_exit(4);
 			posix_trace_event(id, "c", 1);
-			if (pt_try(t, &ev) || ev.unavailable ||
+			if (st_try(t, &ev) || ev.unavailable ||
 			    ev.info.posix_event_id != id)
 				_exit(5);
 			if (posix_trace_get_status(self->trid, &st) != EINVAL ||
-			    pt_try(self->trid, &ev) != EINVAL)
+			    st_try(self->trid, &ev) != EINVAL)
 				_exit(6);
 			if (posix_trace_shutdown(t))
 				_exit(7);

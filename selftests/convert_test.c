@@ -59,7 +59,7 @@ static int conv_record(void)
 	if (fd < 0)
 		return errno;
 	/* 1 MiB holds every event: the log gets them all, none lost. */
-	ret = pt_attr_make(&a, 1 << 20, 0, 64);
+	ret = st_attr_make(&a, 1 << 20, 0, 64);
 	if (!ret)
 		ret = posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
 	if (!ret)
@@ -100,7 +100,7 @@ static void hex(FILE *f, const void *p, size_t n)
 static long conv_reference(const char *log, const char *out)
 {
 	struct posix_trace_event_info info;
-	char name[TRACE_EVENT_NAME_MAX + 1], data[PT_EV_DATA_MAX];
+	char name[TRACE_EVENT_NAME_MAX + 1], data[ST_EV_DATA_MAX];
 	int fd = open(log, O_RDONLY | O_CLOEXEC), unavailable = 0;
 	FILE *f = fopen(out, "w");
 	trace_id_t trid;
@@ -113,7 +113,7 @@ static long conv_reference(const char *log, const char *out)
 					  &unavailable) && !unavailable) {
 		if (posix_trace_eventid_get_name(trid, info.posix_event_id, name))
 			strcpy(name, "?");
-		fprintf(f, "%llu ", (unsigned long long)pt_ts_ns(&info.posix_timestamp));
+		fprintf(f, "%llu ", (unsigned long long)st_ts_ns(&info.posix_timestamp));
 		hex(f, name, strlen(name));
 		fprintf(f, " %d %llx %llx %d ", (int)info.posix_pid,
 			(unsigned long long)(uintptr_t)info.posix_thread_id,
@@ -134,11 +134,11 @@ FIXTURE(convert) {
 
 FIXTURE_SETUP(convert)
 {
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	if (access("tools/posix-trace/posix-trace", X_OK))
-		PT_SKIP("tools/posix-trace/posix-trace not built (run from the repository root)");
+		ST_SKIP("tools/posix-trace/posix-trace not built (run from the repository root)");
 	if (system("command -v babeltrace2 >/dev/null && command -v python3 >/dev/null"))
-		PT_SKIP("babeltrace2 or python3 missing (scripts/deps)");
+		ST_SKIP("babeltrace2 or python3 missing (scripts/deps)");
 	ASSERT_EQ(0, system("rm -rf " CONV_DIR " && mkdir " CONV_DIR));
 }
 

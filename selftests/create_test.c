@@ -12,7 +12,7 @@ FIXTURE(create) {
 	trace_id_t *trids;
 	int ntrids;
 	int cap;
-	struct pt_agent ag[MAX_AGENTS];
+	struct st_agent ag[MAX_AGENTS];
 	unsigned long user_cap;	/* max_streams_per_user to restore, or 0 */
 };
 
@@ -24,11 +24,11 @@ static bool lift_user_cap(FIXTURE_DATA(create) *self, long max)
 {
 	unsigned long cap;
 
-	if (pt_param_read("max_streams_per_user", &cap))
+	if (st_param_read("max_streams_per_user", &cap))
 		return false;
 	if ((long)cap >= max)
 		return true;
-	if (geteuid() || pt_param_write("max_streams_per_user", max))
+	if (geteuid() || st_param_write("max_streams_per_user", max))
 		return false;
 	self->user_cap = cap;
 	return true;
@@ -54,7 +54,7 @@ static int fill_streams(FIXTURE_DATA(create) *self, long limit, int *created)
 
 	*created = 0;
 	while (*created <= limit) {
-		ret = pt_create(0, PT_SMALL_STREAM, 0, 0, &trid);
+		ret = st_create(0, ST_SMALL_STREAM, 0, 0, &trid);
 		if (ret)
 			break;
 		held_add(self, trid);
@@ -71,7 +71,7 @@ FIXTURE_SETUP(create)
 		self->ag[i].pid = -1;
 		self->ag[i].fd = -1;
 	}
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 }
 
 FIXTURE_TEARDOWN(create)
@@ -82,9 +82,9 @@ FIXTURE_TEARDOWN(create)
 		posix_trace_shutdown(self->trids[i]);
 	free(self->trids);
 	for (i = 0; i < MAX_AGENTS; i++)
-		pt_agent_kill(&self->ag[i]);
+		st_agent_kill(&self->ag[i]);
 	if (self->user_cap)
-		pt_param_write("max_streams_per_user", self->user_cap);
+		st_param_write("max_streams_per_user", self->user_cap);
 }
 
 /* REQ: CREATE-5 CREATE-7 CREATE-8 CREATE-9 CREATE-14 GETSTAT-5 RULE-30 RULE-37 MODEL-13 */
@@ -92,9 +92,9 @@ TEST_F(create, create_self_pid0_is_suspended_empty_not_full)
 {
 	struct posix_trace_status_info st;
 	trace_id_t trid = 0;
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 	held_add(self, trid);
 	ASSERT_GT(trid, 0);
 
@@ -109,7 +109,7 @@ TEST_F(create, create_self_pid0_is_suspended_empty_not_full)
 	EXPECT_EQ(POSIX_TRACE_NOT_FULL, st.posix_log_full_status);
 
 	/* Nothing is recorded at creation. */
-	ASSERT_EQ(0, pt_try(trid, &ev));
+	ASSERT_EQ(0, st_try(trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -117,13 +117,13 @@ TEST_F(create, create_self_pid0_is_suspended_empty_not_full)
 TEST_F(create, create_own_pid_traces_self)
 {
 	trace_id_t trid;
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	ASSERT_EQ(0, pt_create(getpid(), PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(getpid(), ST_SMALL_STREAM, 0, 0, &trid));
 	held_add(self, trid);
-	ASSERT_EQ(0, pt_start_and_skip(trid));
+	ASSERT_EQ(0, st_start_and_skip(trid));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "x", 1);
-	ASSERT_EQ(0, pt_try(trid, &ev));
+	ASSERT_EQ(0, st_try(trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 	EXPECT_EQ(getpid(), ev.info.posix_pid);
@@ -164,9 +164,9 @@ TEST_F(create, create_child_pid_succeeds)
 	struct posix_trace_status_info st;
 	trace_id_t trid;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->ag[0]));
-	ASSERT_EQ(0, pt_create(self->ag[0].pid, PT_SMALL_STREAM, 0, 0, &trid));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->ag[0]));
+	ASSERT_EQ(0, st_create(self->ag[0].pid, ST_SMALL_STREAM, 0, 0, &trid));
 	held_add(self, trid);
 	ASSERT_EQ(0, posix_trace_get_status(trid, &st));
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, st.posix_stream_status);
@@ -210,14 +210,14 @@ TEST_F_TIMEOUT(create, create_racing_the_targets_exit_leaves_nothing_behind, 300
 	trace_id_t trid;
 	pid_t pid;
 
-	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	rofd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, rofd);
 	/* This process's own entry (it controls streams) stays until it exits. */
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 	ASSERT_EQ(0, posix_trace_shutdown(trid));
-	ASSERT_TRUE(pt_stats_quiet(&base));
+	ASSERT_TRUE(st_stats_quiet(&base));
 	for (i = 0; i < 200; i++) {
 		pid = fork();
 		ASSERT_LE(0, pid);
@@ -228,7 +228,7 @@ TEST_F_TIMEOUT(create, create_racing_the_targets_exit_leaves_nothing_behind, 300
 				.size = sizeof(c),
 				.pid = pid,
 				.stream_policy = POSIX_TRACE_POLICY_LOOP,
-				.stream_size = PT_SMALL_STREAM,
+				.stream_size = ST_SMALL_STREAM,
 			};
 			struct posix_trace_ctl ctl = { .size = sizeof(ctl) };
 
@@ -249,7 +249,7 @@ TEST_F_TIMEOUT(create, create_racing_the_targets_exit_leaves_nothing_behind, 300
 	}
 	close(rofd);
 	close(fd);
-	ASSERT_TRUE(pt_stats_settle(&base, &now, 5000, &waited)) {
+	ASSERT_TRUE(st_stats_settle(&base, &now, 5000, &waited)) {
 		TH_LOG("procs %u -> %u, maps %u -> %u, streams %u -> %u (%d creates)",
 		       base.procs, now.procs, base.maps, now.maps,
 		       base.streams, now.streams, ok);
@@ -260,12 +260,12 @@ TEST_F_TIMEOUT(create, create_racing_the_targets_exit_leaves_nothing_behind, 300
 TEST_F(create, create_nonexistent_pid_is_esrch)
 {
 	trace_id_t trid;
-	pid_t gone = pt_unused_pid();
+	pid_t gone = st_unused_pid();
 	long pid_max = 0;
 	FILE *f;
 
 	ASSERT_GT(gone, 0);
-	ASSERT_EQ(ESRCH, pt_create(gone, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(ESRCH, st_create(gone, ST_SMALL_STREAM, 0, 0, &trid));
 
 	f = fopen("/proc/sys/kernel/pid_max", "r");
 	if (f) {
@@ -275,10 +275,10 @@ TEST_F(create, create_nonexistent_pid_is_esrch)
 	}
 	/* pids are always below pid_max. */
 	if (pid_max > 0 && pid_max <= INT_MAX) {
-		ASSERT_EQ(ESRCH, pt_create((pid_t)pid_max, PT_SMALL_STREAM,
+		ASSERT_EQ(ESRCH, st_create((pid_t)pid_max, ST_SMALL_STREAM,
 					   0, 0, &trid));
 	}
-	ASSERT_EQ(ESRCH, pt_create(INT_MAX, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(ESRCH, st_create(INT_MAX, ST_SMALL_STREAM, 0, 0, &trid));
 }
 
 /* REQ: CREATE-6 RULE-85 5.16 */
@@ -286,9 +286,9 @@ TEST_F(create, create_negative_pid_is_esrch)
 {
 	trace_id_t trid;
 
-	ASSERT_EQ(ESRCH, pt_create(-1, PT_SMALL_STREAM, 0, 0, &trid));
-	ASSERT_EQ(ESRCH, pt_create(-getpid(), PT_SMALL_STREAM, 0, 0, &trid));
-	ASSERT_EQ(ESRCH, pt_create(INT_MIN, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(ESRCH, st_create(-1, ST_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(ESRCH, st_create(-getpid(), ST_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(ESRCH, st_create(INT_MIN, ST_SMALL_STREAM, 0, 0, &trid));
 }
 
 /* REQ: CREATE-6 RULE-85 5.16 */
@@ -307,7 +307,7 @@ TEST_F(create, create_zombie_pid_is_esrch)
 	memset(&si, 0, sizeof(si));
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
 	ASSERT_EQ(pid, si.si_pid);
-	ret = pt_create(pid, PT_SMALL_STREAM, 0, 0, &trid);
+	ret = st_create(pid, ST_SMALL_STREAM, 0, 0, &trid);
 	if (!ret)
 		held_add(self, trid);
 	waitpid(pid, NULL, 0);
@@ -322,23 +322,23 @@ TEST_F(create, create_other_uid_is_eperm)
 
 	if (geteuid() != 0) {
 		/* pid 1 is root's init. */
-		ret = pt_create(1, PT_SMALL_STREAM, 0, 0, &trid);
+		ret = st_create(1, ST_SMALL_STREAM, 0, 0, &trid);
 		if (!ret)
 			held_add(self, trid);
 		ASSERT_EQ(EPERM, ret);
 		return;
 	}
 	/* As root: a tracer of uid 12345 and a target of uid 12346. */
-	ASSERT_EQ(0, pt_agent_start(&self->ag[0]));
-	ASSERT_EQ(0, pt_agent_op(&self->ag[0], PTA_SETCREDS, 12346, 12346, 1,
+	ASSERT_EQ(0, st_agent_start(&self->ag[0]));
+	ASSERT_EQ(0, st_agent_op(&self->ag[0], STA_SETCREDS, 12346, 12346, 1,
 				 NULL));
-	ASSERT_EQ(0, pt_agent_start(&self->ag[1]));
-	ASSERT_EQ(0, pt_agent_op(&self->ag[1], PTA_SETCREDS, 12345, 12345, 1,
+	ASSERT_EQ(0, st_agent_start(&self->ag[1]));
+	ASSERT_EQ(0, st_agent_op(&self->ag[1], STA_SETCREDS, 12345, 12345, 1,
 				 NULL));
-	ASSERT_EQ(EPERM, pt_agent_op(&self->ag[1], PTA_CREATE_PROBE,
+	ASSERT_EQ(EPERM, st_agent_op(&self->ag[1], STA_CREATE_PROBE,
 				     self->ag[0].pid, 0, 0, NULL));
 	/* The same tracer may still trace itself. */
-	ASSERT_EQ(0, pt_agent_op(&self->ag[1], PTA_CREATE_PROBE, 0, 0, 0,
+	ASSERT_EQ(0, st_agent_op(&self->ag[1], STA_CREATE_PROBE, 0, 0, 0,
 				 NULL));
 }
 
@@ -378,8 +378,8 @@ TEST_F(create, create_kernel_thread_is_eperm)
 	int ret;
 
 	if (!is_kernel_thread(2))
-		PT_SKIP("pid 2 is not a kernel thread here");
-	ret = pt_create(2, PT_SMALL_STREAM, 0, 0, &trid);
+		ST_SKIP("pid 2 is not a kernel thread here");
+	ret = st_create(2, ST_SMALL_STREAM, 0, 0, &trid);
 	if (!ret)
 		held_add(self, trid);
 	ASSERT_EQ(EPERM, ret);
@@ -393,7 +393,7 @@ TEST_F(create, create_flush_policy_is_einval)
 	int ret;
 
 	ASSERT_EQ(0, posix_trace_attr_init(&a));
-	ASSERT_EQ(0, posix_trace_attr_setstreamsize(&a, PT_SMALL_STREAM));
+	ASSERT_EQ(0, posix_trace_attr_setstreamsize(&a, ST_SMALL_STREAM));
 	/* Accepted by the attribute object ... */
 	ASSERT_EQ(0, posix_trace_attr_setstreamfullpolicy(&a,
 							   POSIX_TRACE_FLUSH));
@@ -422,15 +422,15 @@ TEST_F(create, create_uninitialized_attr_is_einval)
 /* REQ: CREATE-10 5.2 */
 TEST_F(create, create_beyond_trace_sys_max_is_eagain)
 {
-	long max = pt_trace_sys_max();
+	long max = st_trace_sys_max();
 	trace_id_t trid;
 	int created, ret;
 
 	ASSERT_GE(max, _POSIX_TRACE_SYS_MAX);
 	if (!lift_user_cap(self, max))
-		PT_SKIP("max_streams_per_user is below TRACE_SYS_MAX");
+		ST_SKIP("max_streams_per_user is below TRACE_SYS_MAX");
 	/* One stream already held counts against the limit. */
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 	held_add(self, trid);
 	ret = fill_streams(self, max, &created);
 	ASSERT_EQ(EAGAIN, ret) TH_LOG("after %d streams", created + 1);
@@ -438,31 +438,31 @@ TEST_F(create, create_beyond_trace_sys_max_is_eagain)
 
 	/* A shut-down stream frees its slot, exactly one. */
 	ASSERT_EQ(0, posix_trace_shutdown(self->trids[--self->ntrids]));
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 	held_add(self, trid);
-	ASSERT_EQ(EAGAIN, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(EAGAIN, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 }
 
 /* REQ: CREATE-10 5.2 RULE-78 SHUT-8 */
 TEST_F(create, trace_sys_max_counts_streams_of_all_processes)
 {
-	long max = pt_trace_sys_max();
+	long max = st_trace_sys_max();
 	trace_id_t trid;
 	int created, other;
 
 	ASSERT_GE(max, _POSIX_TRACE_SYS_MAX);
 	if (!lift_user_cap(self, max))
-		PT_SKIP("max_streams_per_user is below TRACE_SYS_MAX");
-	ASSERT_EQ(0, pt_agent_start(&self->ag[0]));
-	ASSERT_EQ(0, pt_agent_op(&self->ag[0], PTA_CREATE, 0, PT_SMALL_STREAM,
+		ST_SKIP("max_streams_per_user is below TRACE_SYS_MAX");
+	ASSERT_EQ(0, st_agent_start(&self->ag[0]));
+	ASSERT_EQ(0, st_agent_op(&self->ag[0], STA_CREATE, 0, ST_SMALL_STREAM,
 				 0, &other));
 	ASSERT_EQ(EAGAIN, fill_streams(self, max, &created));
 	ASSERT_EQ(max - 1, created);
 	/* The other controller exits: its stream is shut down. */
-	pt_agent_kill(&self->ag[0]);
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	st_agent_kill(&self->ag[0]);
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 	held_add(self, trid);
-	ASSERT_EQ(EAGAIN, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(EAGAIN, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 }
 
 /* REQ: CREATE-1 STRSIZE-1 (ENOMEM/EINVAL for an impossible size) */
@@ -485,7 +485,7 @@ TEST_F(create, create_impossible_stream_size_fails_cleanly)
 	}
 	posix_trace_attr_destroy(&a);
 	/* Nothing leaked: a normal stream can still be created. */
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &trid));
 	held_add(self, trid);
 }
 
@@ -496,7 +496,7 @@ TEST_F(create, create_trids_are_positive_and_distinct)
 	int i, j;
 
 	for (i = 0; i < 8; i++) {
-		ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &t[i]));
+		ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &t[i]));
 		held_add(self, t[i]);
 		ASSERT_GT(t[i], 0);
 		for (j = 0; j < i; j++) {
@@ -512,10 +512,10 @@ TEST_F(create, shut_down_trid_is_not_reissued)
 	struct posix_trace_status_info st;
 	int i;
 
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &old));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &old));
 	ASSERT_EQ(0, posix_trace_shutdown(old));
 	for (i = 0; i < 4; i++) {
-		ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &t));
+		ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &t));
 		held_add(self, t);
 		ASSERT_NE(old, t);
 	}
@@ -526,14 +526,14 @@ TEST_F(create, shut_down_trid_is_not_reissued)
 TEST_F(create, multiple_streams_on_self_each_receive_all_events)
 {
 	trace_id_t t[3];
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint32_t i;
 	int s;
 
 	for (s = 0; s < 3; s++) {
-		ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &t[s]));
+		ASSERT_EQ(0, st_create(0, 65536, 0, 0, &t[s]));
 		held_add(self, t[s]);
-		ASSERT_EQ(0, pt_start_and_skip(t[s]));
+		ASSERT_EQ(0, st_start_and_skip(t[s]));
 	}
 	for (i = 0; i < 10; i++)
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
@@ -541,7 +541,7 @@ TEST_F(create, multiple_streams_on_self_each_receive_all_events)
 		for (i = 0; i < 10; i++) {
 			uint32_t v;
 
-			ASSERT_EQ(0, pt_try(t[s], &ev));
+			ASSERT_EQ(0, st_try(t[s], &ev));
 			ASSERT_EQ(0, ev.unavailable)
 				TH_LOG("stream %d lacks event %u", s, i);
 			ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
@@ -550,7 +550,7 @@ TEST_F(create, multiple_streams_on_self_each_receive_all_events)
 			memcpy(&v, ev.data, sizeof(v));
 			ASSERT_EQ(i, v);
 		}
-		ASSERT_EQ(0, pt_try(t[s], &ev));
+		ASSERT_EQ(0, st_try(t[s], &ev));
 		ASSERT_NE(0, ev.unavailable);
 	}
 }
@@ -558,43 +558,43 @@ TEST_F(create, multiple_streams_on_self_each_receive_all_events)
 /* REQ: MODEL-2 CREATE-10 EVENT-1 EVENT-4 */
 TEST_F(create, several_controllers_trace_one_process)
 {
-	struct pt_agent *target = &self->ag[0];
+	struct st_agent *target = &self->ag[0];
 	int ctl_trid[2], tpid, matches, all, bad, c, i;
 	trace_event_id_t id;
 	trace_id_t trid;
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(target));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(target));
 	/* Let sibling controllers attach under Yama ptrace_scope 1. */
-	pt_agent_set_ptracer(target, PR_SET_PTRACER_ANY);
-	ASSERT_EQ(0, pt_agent_op(target, PTA_GETPID, 0, 0, 0, &tpid));
+	st_agent_set_ptracer(target, PR_SET_PTRACER_ANY);
+	ASSERT_EQ(0, st_agent_op(target, STA_GETPID, 0, 0, 0, &tpid));
 	ASSERT_EQ(target->pid, tpid);
 
-	ASSERT_EQ(0, pt_create(tpid, 65536, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(tpid, 65536, 0, 0, &trid));
 	held_add(self, trid);
-	ASSERT_EQ(0, pt_start_and_skip(trid));
+	ASSERT_EQ(0, st_start_and_skip(trid));
 	for (c = 0; c < 2; c++) {
-		struct pt_agent *ctl = &self->ag[1 + c];
+		struct st_agent *ctl = &self->ag[1 + c];
 
-		ASSERT_EQ(0, pt_agent_start(ctl));
-		ASSERT_EQ(0, pt_agent_op(ctl, PTA_CREATE, tpid, 65536, 0,
+		ASSERT_EQ(0, st_agent_start(ctl));
+		ASSERT_EQ(0, st_agent_op(ctl, STA_CREATE, tpid, 65536, 0,
 					 &ctl_trid[c]));
-		ASSERT_EQ(0, pt_agent_op(ctl, PTA_START, ctl_trid[c], 0, 0,
+		ASSERT_EQ(0, st_agent_op(ctl, STA_START, ctl_trid[c], 0, 0,
 					 NULL));
 	}
 
-	ASSERT_EQ(0, pt_agent_eventid_open(target, "several-controllers",
+	ASSERT_EQ(0, st_agent_eventid_open(target, "several-controllers",
 					   &id));
 	for (i = 0; i < 5; i++) {
-		ASSERT_EQ(0, pt_agent_event(target, id, i, NULL));
+		ASSERT_EQ(0, st_agent_event(target, id, i, NULL));
 	}
 
 	for (i = 0; i < 5; i++) {
 		char want[16];
 
 		snprintf(want, sizeof(want), "ev%d", i);
-		ASSERT_EQ(0, pt_try(trid, &ev));
+		ASSERT_EQ(0, st_try(trid, &ev));
 		ASSERT_EQ(0, ev.unavailable);
 		ASSERT_TRUE(posix_trace_eventid_equal(trid, id,
 						      ev.info.posix_event_id));
@@ -602,11 +602,11 @@ TEST_F(create, several_controllers_trace_one_process)
 		ASSERT_EQ(strlen(want), ev.len);
 		ASSERT_EQ(0, memcmp(want, ev.data, ev.len));
 	}
-	ASSERT_EQ(0, pt_try(trid, &ev));
+	ASSERT_EQ(0, st_try(trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 
 	for (c = 0; c < 2; c++) {
-		ASSERT_EQ(0, pt_agent_drain_call(&self->ag[1 + c], ctl_trid[c],
+		ASSERT_EQ(0, st_agent_drain_call(&self->ag[1 + c], ctl_trid[c],
 						 id, tpid, &matches, &all,
 						 &bad));
 		EXPECT_EQ(5, matches) TH_LOG("controller %d", c);
@@ -633,7 +633,7 @@ TEST_F_TIMEOUT(create, trids_are_not_reused_over_many_create_shutdown_cycles, 30
 
 	ASSERT_NE(NULL, t);
 	for (i = 0; i < CYCLES; i++) {
-		ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &t[i]));
+		ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &t[i]));
 		ASSERT_EQ(0, posix_trace_shutdown(t[i]));
 	}
 	qsort(t, CYCLES, sizeof(*t), cmp_trid);
@@ -646,33 +646,33 @@ TEST_F_TIMEOUT(create, trids_are_not_reused_over_many_create_shutdown_cycles, 30
 /* REQ: CREATE-6 EVENT-4 5.16 (pids as seen from the controller) */
 TEST_F(create, posix_pid_is_the_pid_in_the_controllers_pid_namespace)
 {
-	struct pt_agent *inner = &self->ag[0];
+	struct st_agent *inner = &self->ag[0];
 	int inner_pid, inner_trid, matches, all, bad;
 	trace_id_t trid;
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, unshare(CLONE_NEWPID));
 	/* The next child is pid 1 of a new pid namespace. */
-	ASSERT_EQ(0, pt_agent_start(inner));
-	ASSERT_EQ(0, pt_agent_op(inner, PTA_GETPID, 0, 0, 0, &inner_pid));
+	ASSERT_EQ(0, st_agent_start(inner));
+	ASSERT_EQ(0, st_agent_op(inner, STA_GETPID, 0, 0, 0, &inner_pid));
 	ASSERT_EQ(1, inner_pid);
 
-	ASSERT_EQ(0, pt_create(inner->pid, 65536, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(inner->pid, 65536, 0, 0, &trid));
 	held_add(self, trid);
-	ASSERT_EQ(0, pt_start_and_skip(trid));
+	ASSERT_EQ(0, st_start_and_skip(trid));
 	/* The inner process traces itself too. */
-	ASSERT_EQ(0, pt_agent_op(inner, PTA_CREATE, 0, 65536, 0, &inner_trid));
-	ASSERT_EQ(0, pt_agent_op(inner, PTA_START, inner_trid, 0, 0, NULL));
-	ASSERT_EQ(0, pt_agent_event(inner, POSIX_TRACE_UNNAMED_USEREVENT, 0,
+	ASSERT_EQ(0, st_agent_op(inner, STA_CREATE, 0, 65536, 0, &inner_trid));
+	ASSERT_EQ(0, st_agent_op(inner, STA_START, inner_trid, 0, 0, NULL));
+	ASSERT_EQ(0, st_agent_event(inner, POSIX_TRACE_UNNAMED_USEREVENT, 0,
 				    NULL));
 
 	/* Outside: the pid we know it by. */
-	ASSERT_EQ(0, pt_try(trid, &ev));
+	ASSERT_EQ(0, st_try(trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(inner->pid, ev.info.posix_pid);
 	/* Inside: pid 1, for its own event and its own START. */
-	ASSERT_EQ(0, pt_agent_drain_call(inner, inner_trid,
+	ASSERT_EQ(0, st_agent_drain_call(inner, inner_trid,
 					 POSIX_TRACE_UNNAMED_USEREVENT, 1,
 					 &matches, &all, &bad));
 	EXPECT_EQ(1, matches);
@@ -680,7 +680,7 @@ TEST_F(create, posix_pid_is_the_pid_in_the_controllers_pid_namespace)
 	EXPECT_EQ(2, all);
 	/* From inside, our pid names no process. */
 	if (getpid() > 1) {
-		EXPECT_EQ(ESRCH, pt_agent_op(inner, PTA_CREATE_PROBE, getpid(),
+		EXPECT_EQ(ESRCH, st_agent_op(inner, STA_CREATE_PROBE, getpid(),
 					     0, 0, NULL));
 	}
 }

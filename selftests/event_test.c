@@ -17,9 +17,9 @@ FIXTURE(event) {
 
 FIXTURE_SETUP(event)
 {
-	PT_REQUIRE_MODULE();
-	ASSERT_EQ(0, pt_create(0, 1 << 20, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ST_REQUIRE_MODULE();
+	ASSERT_EQ(0, st_create(0, 1 << 20, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 }
 
 FIXTURE_TEARDOWN(event)
@@ -54,7 +54,7 @@ static int creation_time(trace_id_t trid, uint64_t *ns)
 	if (!ret)
 		ret = posix_trace_attr_getcreatetime(&a, &ct);
 	if (!ret)
-		*ns = pt_ts_ns(&ct);
+		*ns = st_ts_ns(&ct);
 	posix_trace_attr_destroy(&a);
 	return ret;
 }
@@ -64,17 +64,17 @@ TEST_F(event, event_records_id_data_pid_thread_address_and_time)
 {
 	uint64_t before, after, ts, creation;
 	trace_event_id_t id;
-	struct pt_ev ev;
+	struct st_ev ev;
 	uintptr_t fn = (uintptr_t)trace_point, addr;
 
 	ASSERT_EQ(0, posix_trace_eventid_open("recorded", &id));
 	/* 5.18: timestamps are on the creation-time scale. */
 	ASSERT_EQ(0, creation_time(self->trid, &creation));
-	before = pt_realtime_ns();
+	before = st_realtime_ns();
 	trace_point(id, "hello", 5);
-	after = pt_realtime_ns();
+	after = st_realtime_ns();
 
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(id, ev.info.posix_event_id);
 	ASSERT_EQ(5u, ev.len);
@@ -86,13 +86,13 @@ TEST_F(event, event_records_id_data_pid_thread_address_and_time)
 	EXPECT_GT(addr, fn) TH_LOG("address %p, trace_point at %p",
 				   ev.info.posix_prog_address, (void *)fn);
 	EXPECT_LT(addr, fn + 256);
-	ts = pt_ts_ns(&ev.info.posix_timestamp);
+	ts = st_ts_ns(&ev.info.posix_timestamp);
 	EXPECT_GE(ev.info.posix_timestamp.tv_nsec, 0);
 	EXPECT_LT(ev.info.posix_timestamp.tv_nsec, 1000000000L);
-	EXPECT_GE(ts + PT_TS_SLACK_NS, before);
-	EXPECT_LE(ts, after + PT_TS_SLACK_NS);
+	EXPECT_GE(ts + ST_TS_SLACK_NS, before);
+	EXPECT_LE(ts, after + ST_TS_SLACK_NS);
 	EXPECT_GE(ts, creation);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -106,7 +106,7 @@ TEST_F(event, macro_function_and_pointer_forms_record_alike)
 {
 	void (*fp)(trace_event_id_t, const void *, size_t) = posix_trace_event;
 	trace_event_id_t id;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i;
 
 	ASSERT_EQ(0, posix_trace_eventid_open("forms", &id));
@@ -114,13 +114,13 @@ TEST_F(event, macro_function_and_pointer_forms_record_alike)
 	(posix_trace_event)(id, "f", 1);
 	fp(id, "p", 1);
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		ASSERT_EQ(0, ev.unavailable);
 		EXPECT_EQ(id, ev.info.posix_event_id);
 		ASSERT_EQ(1u, ev.len);
 		EXPECT_EQ("mfp"[i], ((char *)ev.data)[0]);
 	}
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -143,11 +143,11 @@ TEST_F(event, event_records_the_writing_thread)
 {
 	struct writer_arg w = { .id = POSIX_TRACE_UNNAMED_USEREVENT };
 	pthread_t th;
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, write_one, &w));
 	ASSERT_EQ(0, pthread_join(th, NULL));
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_TRUE(pthread_equal(w.self, ev.info.posix_thread_id));
 	EXPECT_FALSE(pthread_equal(pthread_self(), ev.info.posix_thread_id));
@@ -158,31 +158,31 @@ TEST_F(event, event_records_the_writing_thread)
 TEST_F(event, data_longer_than_max_data_size_is_truncated_on_record)
 {
 	unsigned char buf[64];
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 16, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 16, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	for (i = 0; i < 64; i++)
 		buf[i] = (unsigned char)(i * 7 + 1);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, 40);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, 16);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, 17);
 
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(16u, ev.len);
 	EXPECT_EQ(POSIX_TRACE_TRUNCATED_RECORD,
 		  ev.info.posix_truncation_status);
 	EXPECT_EQ(0, memcmp(buf, ev.data, 16));
 
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(16u, ev.len);
 	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev.info.posix_truncation_status);
 	EXPECT_EQ(0, memcmp(buf, ev.data, 16));
 
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(16u, ev.len);
 	EXPECT_EQ(POSIX_TRACE_TRUNCATED_RECORD,
@@ -193,19 +193,19 @@ TEST_F(event, data_longer_than_max_data_size_is_truncated_on_record)
 TEST_F(event, truncation_is_decided_per_stream)
 {
 	char buf[32];
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	memset(buf, 'q', sizeof(buf));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 8, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 8, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, sizeof(buf));
 
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(8u, ev.len);
 	EXPECT_EQ(POSIX_TRACE_TRUNCATED_RECORD,
 		  ev.info.posix_truncation_status);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(32u, ev.len);
 	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev.info.posix_truncation_status);
@@ -224,8 +224,8 @@ TEST_F(event, max_data_size_above_64k_is_clamped_and_enforced)
 	ASSERT_NE(NULL, rd);
 	for (i = 0; i < len; i++)
 		buf[i] = (unsigned char)(i ^ (i >> 8));
-	ASSERT_EQ(0, pt_create(0, 1 << 18, 0, 1 << 20, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 1 << 18, 0, 1 << 20, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, buf, len);
 	ASSERT_EQ(0, posix_trace_trygetnext_event(self->trid2, &info, rd, len,
 						  &got, &unav));
@@ -240,10 +240,10 @@ TEST_F(event, max_data_size_above_64k_is_clamped_and_enforced)
 /* REQ: EVENT-1 GETNEXT-C2 */
 TEST_F(event, zero_length_data_records_an_empty_event)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "ignored", 0);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(0u, ev.len);
 	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev.info.posix_truncation_status);
@@ -252,10 +252,10 @@ TEST_F(event, zero_length_data_records_an_empty_event)
 /* REQ: 5.22 (data_ptr NULL with data_len > 0: no data) */
 TEST_F(event, null_data_pointer_records_event_without_data)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, NULL, 10);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 	EXPECT_EQ(0u, ev.len);
@@ -264,20 +264,20 @@ TEST_F(event, null_data_pointer_records_event_without_data)
 /* REQ: 5.22 5.24 (unreadable data: no user event, ERROR(EFAULT)) */
 TEST_F(event, unreadable_data_records_error_efault_not_the_event)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	int err;
 
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, (void *)16, 8);
 	/* The process survived; the stream still works. */
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "ok", 2);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_ERROR, ev.info.posix_event_id)
-		TH_LOG("got %s", pt_id_str(ev.info.posix_event_id));
+		TH_LOG("got %s", st_id_str(ev.info.posix_event_id));
 	ASSERT_EQ(sizeof(int), ev.len);
 	memcpy(&err, ev.data, sizeof(err));
 	EXPECT_EQ(EFAULT, err);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 	ASSERT_EQ(2u, ev.len);
@@ -295,7 +295,7 @@ TEST_F(event, ids_not_obtained_by_the_process_record_nothing)
 		0x7fffffffu, 0xffffffffu,
 	};
 	trace_event_id_t mine;
-	struct pt_ev ev;
+	struct st_ev ev;
 	unsigned int i;
 	int v = 0;
 
@@ -305,22 +305,22 @@ TEST_F(event, ids_not_obtained_by_the_process_record_nothing)
 	ASSERT_EQ(0, posix_trace_eventid_open("mine", &mine));
 	posix_trace_event(mine, &v, sizeof(v));
 
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(mine, ev.info.posix_event_id)
 		TH_LOG("foreign id recorded: %s",
-		       pt_id_str(ev.info.posix_event_id));
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+		       st_id_str(ev.info.posix_event_id));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
 /* REQ: RULE-59 EVOPEN-4 (the unnamed id needs no registration) */
 TEST_F(event, unnamed_user_event_is_always_recordable)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "u", 1);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 }
@@ -328,14 +328,14 @@ TEST_F(event, unnamed_user_event_is_always_recordable)
 /* REQ: EVENT-3 RULE-1 MODEL-15 */
 TEST_F(event, events_while_suspended_are_not_recorded)
 {
-	struct pt_ev ev[8];
+	struct st_ev ev[8];
 	int n;
 
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "s", 1);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "r", 1);
-	ASSERT_EQ(0, pt_drain(self->trid, ev, 8, &n));
+	ASSERT_EQ(0, st_drain(self->trid, ev, 8, &n));
 	ASSERT_EQ(3, n);
 	EXPECT_EQ(POSIX_TRACE_STOP, ev[0].info.posix_event_id);
 	EXPECT_EQ(POSIX_TRACE_START, ev[1].info.posix_event_id);
@@ -346,19 +346,19 @@ TEST_F(event, events_while_suspended_are_not_recorded)
 /* REQ: EVENT-3 RULE-1 CREATE-14 */
 TEST_F(event, events_before_create_or_start_are_not_recorded)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	/* No stream of this process but the started fixture one. */
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "none", 4);
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "created", 7);
 	ASSERT_EQ(0, posix_trace_start(self->trid2));
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_START, ev.info.posix_event_id);
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -408,7 +408,7 @@ TEST_F(event, event_from_signal_handler_interrupting_event_both_recorded)
 	trace_event_id_t main_id;
 	uint32_t i, next_main = 0, next_handler = 0;
 	pthread_t th;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int calls, ret;
 	uint64_t end;
 
@@ -423,19 +423,19 @@ TEST_F(event, event_from_signal_handler_interrupting_event_both_recorded)
 	/* A stream that holds everything: at most 40000 + handler events. */
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
-	ASSERT_EQ(0, pt_create(0, 8 << 20, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 8 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	k.target = pthread_self();
 	atomic_store(&k.stop, 0);
 	ASSERT_EQ(0, pthread_create(&th, NULL, kick, &k));
-	pt_watchdog(20);
-	end = pt_now_ns(CLOCK_MONOTONIC) + SIG_SECONDS * PT_NSEC_PER_SEC;
+	st_watchdog(20);
+	end = st_now_ns(CLOCK_MONOTONIC) + SIG_SECONDS * ST_NSEC_PER_SEC;
 	for (i = 0; i < SIG_MAIN_MAX; i++) {
 		in_event = 1;
 		posix_trace_event(main_id, &i, sizeof(i));
 		in_event = 0;
 		if (atomic_load(&nested_calls) >= SIG_NESTED_WANT ||
-		    pt_now_ns(CLOCK_MONOTONIC) > end) {
+		    st_now_ns(CLOCK_MONOTONIC) > end) {
 			i++;
 			break;
 		}
@@ -454,7 +454,7 @@ TEST_F(event, event_from_signal_handler_interrupting_event_both_recorded)
 	for (;;) {
 		uint32_t v;
 
-		ret = pt_try(self->trid2, &ev);
+		ret = st_try(self->trid2, &ev);
 		ASSERT_EQ(0, ret);
 		if (ev.unavailable)
 			break;
@@ -466,7 +466,7 @@ TEST_F(event, event_from_signal_handler_interrupting_event_both_recorded)
 		} else {
 			ASSERT_EQ(handler_id, ev.info.posix_event_id)
 				TH_LOG("unexpected %s",
-				       pt_id_str(ev.info.posix_event_id));
+				       st_id_str(ev.info.posix_event_id));
 			ASSERT_EQ(next_handler, v);
 			next_handler++;
 		}
@@ -542,10 +542,10 @@ static uint64_t cw_call_ns[CW_THREADS][CW_MAX_SEQ];
 /* Record @r as writer @w, keeping the longest call and each call's times. */
 static void cw_event(struct cw_writer *w, const struct cw_rec *r)
 {
-	uint64_t t0 = pt_now_ns(CLOCK_MONOTONIC), t;
+	uint64_t t0 = st_now_ns(CLOCK_MONOTONIC), t;
 
 	posix_trace_event(w->id, r, offsetof(struct cw_rec, fill) + r->len);
-	t = pt_now_ns(CLOCK_MONOTONIC) - t0;
+	t = st_now_ns(CLOCK_MONOTONIC) - t0;
 	if (r->seq < CW_MAX_SEQ) {
 		cw_call_start[w->idx][r->seq] = t0;
 		cw_call_ns[w->idx][r->seq] = t;
@@ -576,9 +576,9 @@ struct cw_order {
 };
 
 static void cw_order_next(struct __test_metadata *_metadata, struct cw_order *o,
-			  const struct pt_ev *ev, const struct cw_rec *r, int total)
+			  const struct st_ev *ev, const struct cw_rec *r, int total)
 {
-	uint64_t ts = pt_ts_ns(&ev->info.posix_timestamp);
+	uint64_t ts = st_ts_ns(&ev->info.posix_timestamp);
 
 	if (ts < o->prev_ts) {
 		if (!o->backwards)
@@ -641,13 +641,13 @@ static void cw_order_check(struct __test_metadata *_metadata,
  * thread's events come in the order they were made).  Returns it in @r.
  */
 static void cw_expect_next(struct __test_metadata *_metadata,
-			   const struct pt_ev *ev, trace_event_id_t id, int total,
+			   const struct st_ev *ev, trace_event_id_t id, int total,
 			   uint32_t next[CW_THREADS], struct cw_rec *r)
 {
 	ASSERT_EQ(0, ev->unavailable);
 	ASSERT_EQ(id, ev->info.posix_event_id)
 		TH_LOG("unexpected %s after %d events",
-		       pt_id_str(ev->info.posix_event_id), total);
+		       st_id_str(ev->info.posix_event_id), total);
 	ASSERT_GE(ev->len, offsetof(struct cw_rec, fill));
 	memset(r, 0, sizeof(*r));
 	memcpy(r, ev->data, ev->len);
@@ -689,14 +689,14 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 	static struct cw_order order;	/* too large for the stack */
 	atomic_int go = 0;
 	trace_event_id_t id;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i, total = 0, ret;
 
 	/* A fresh stream large enough for everything, read concurrently. */
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
-	ASSERT_EQ(0, pt_create(0, 2 << 20, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 2 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	ASSERT_EQ(0, posix_trace_eventid_open("concurrent", &id));
 	memset(w, 0, sizeof(w));
 	for (i = 0; i < CW_THREADS; i++) {
@@ -710,7 +710,7 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 	while (total < CW_THREADS * CW_EVENTS) {
 		struct cw_rec r;
 
-		ret = pt_timed_ms(self->trid2, &ev, 10000);
+		ret = st_timed_ms(self->trid2, &ev, 10000);
 		ASSERT_EQ(0, ret) TH_LOG("after %d events", total);
 		cw_expect_next(_metadata, &ev, id, total, next, &r);
 		EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED,
@@ -728,7 +728,7 @@ TEST_F(event, concurrent_writers_events_received_once_in_order_untorn)
 		EXPECT_EQ((uint32_t)CW_EVENTS, next[i]);
 	}
 	cw_order_check(_metadata, &order, cw_max_call(w));
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -761,7 +761,7 @@ static void cs_sleep_handler(int sig)
 
 	(void)sig;
 	if (!cs_rand)
-		cs_rand = (uint64_t)pt_gettid() * 0x9e3779b97f4a7c15ULL;
+		cs_rand = (uint64_t)st_gettid() * 0x9e3779b97f4a7c15ULL;
 	cs_rand ^= cs_rand << 13;
 	cs_rand ^= cs_rand >> 7;
 	cs_rand ^= cs_rand << 17;
@@ -787,7 +787,7 @@ static void *cs_write(void *p)
 	w->cw.self = pthread_self();
 	/* Below the kicker, which must not starve (a nicer value is always
 	 * allowed); being preempted more is no harm here either. */
-	setpriority(PRIO_PROCESS, (id_t)pt_gettid(), CS_NICE);
+	setpriority(PRIO_PROCESS, (id_t)st_gettid(), CS_NICE);
 	while (!atomic_load(w->cw.go))
 		;
 	for (s = 0; s < CS_MAX_EVENTS && !atomic_load(w->stop); s++) {
@@ -831,11 +831,11 @@ static void *cs_kick(void *p)
 {
 	struct cs_kicker *k = p;
 	const struct timespec d = { .tv_nsec = CS_KICK_US * 1000 };
-	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) + CS_SECONDS * PT_NSEC_PER_SEC;
+	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + CS_SECONDS * ST_NSEC_PER_SEC;
 	unsigned int i;
 
 	for (i = 0; (k->kicks < CS_KICKS || cs_recorded(k->w) < CS_MIN_EVENTS) &&
-		    !cs_all_done(k->w) && pt_now_ns(CLOCK_MONOTONIC) < end; i++) {
+		    !cs_all_done(k->w) && st_now_ns(CLOCK_MONOTONIC) < end; i++) {
 		if (pthread_kill(k->th[i % CW_THREADS], SIGUSR2) == 0)
 			k->kicks++;
 		if (i % CW_THREADS == CW_THREADS - 1)
@@ -857,13 +857,13 @@ TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
 	atomic_int go = 0;
 	trace_event_id_t id;
 	uint64_t recorded = 0, end, max_call = 0;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i, total = 0, ret;
 
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
-	ASSERT_EQ(0, pt_create(0, 2 << 20, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 2 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	ASSERT_EQ(0, posix_trace_eventid_open("stopped", &id));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = cs_sleep_handler;
@@ -881,18 +881,18 @@ TEST_F_TIMEOUT(event, writers_stopped_mid_event_are_not_overtaken, 120)
 	ASSERT_EQ(0, pthread_create(&kt, NULL, cs_kick, &k));
 	atomic_store(&go, 1);
 
-	end = pt_now_ns(CLOCK_MONOTONIC) + 4 * CS_SECONDS * PT_NSEC_PER_SEC;
+	end = st_now_ns(CLOCK_MONOTONIC) + 4 * CS_SECONDS * ST_NSEC_PER_SEC;
 	for (;;) {
 		struct cw_rec r;
 
-		ret = pt_timed_ms(self->trid2, &ev, 200);
+		ret = st_timed_ms(self->trid2, &ev, 200);
 		if (ret == ETIMEDOUT) {
-			ASSERT_LT(pt_now_ns(CLOCK_MONOTONIC), end)
+			ASSERT_LT(st_now_ns(CLOCK_MONOTONIC), end)
 				TH_LOG("after %d events", total);
 			if (!cs_all_done(w))
 				continue;
 			/* Everything is committed: one last look. */
-			ASSERT_EQ(0, pt_try(self->trid2, &ev));
+			ASSERT_EQ(0, st_try(self->trid2, &ev));
 			if (ev.unavailable)
 				break;
 			ret = 0;
@@ -940,7 +940,7 @@ TEST_F(event, event_from_signal_handler_interrupting_other_library_calls)
 	trace_event_id_t id;
 	trace_attr_t a;
 	pthread_t th;
-	struct pt_ev ev;
+	struct st_ev ev;
 	char name[TRACE_EVENT_NAME_MAX + 1];
 	uint32_t next = 0, v;
 	int i, calls, unav;
@@ -948,8 +948,8 @@ TEST_F(event, event_from_signal_handler_interrupting_other_library_calls)
 
 	ASSERT_EQ(0, posix_trace_eventid_open("handler-only", &other_handler_id));
 	/* A second stream, never read until the end, counts the events. */
-	ASSERT_EQ(0, pt_create(0, 1 << 20, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 1 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = record_in_handler;
 	sigemptyset(&sa.sa_mask);
@@ -959,12 +959,12 @@ TEST_F(event, event_from_signal_handler_interrupting_other_library_calls)
 	k.target = pthread_self();
 	atomic_store(&k.stop, 0);
 	ASSERT_EQ(0, pthread_create(&th, NULL, kick, &k));
-	end = pt_now_ns(CLOCK_MONOTONIC) + SIG_SECONDS * PT_NSEC_PER_SEC;
+	end = st_now_ns(CLOCK_MONOTONIC) + SIG_SECONDS * ST_NSEC_PER_SEC;
 	for (i = 0; atomic_load(&other_handler_calls) < 200 &&
-		    pt_now_ns(CLOCK_MONOTONIC) < end; i++) {
+		    st_now_ns(CLOCK_MONOTONIC) < end; i++) {
 		switch (i % 6) {
 		case 0:
-			pt_try(self->trid, &ev);
+			st_try(self->trid, &ev);
 			break;
 		case 1:
 			posix_trace_get_status(self->trid, &st);
@@ -992,7 +992,7 @@ TEST_F(event, event_from_signal_handler_interrupting_other_library_calls)
 	TH_LOG("%d handler events", calls);
 	ASSERT_GT(calls, 0);
 	for (;;) {
-		ASSERT_EQ(0, pt_try(self->trid2, &ev));
+		ASSERT_EQ(0, st_try(self->trid2, &ev));
 		if (ev.unavailable)
 			break;
 		ASSERT_EQ(other_handler_id, ev.info.posix_event_id);

@@ -11,14 +11,14 @@
 FIXTURE(eventid) {
 	trace_id_t trid;
 	trace_id_t trid2;
-	struct pt_agent child;
+	struct st_agent child;
 };
 
 FIXTURE_SETUP(eventid)
 {
 	self->child.pid = -1;
 	self->child.fd = -1;
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 }
 
 FIXTURE_TEARDOWN(eventid)
@@ -27,7 +27,7 @@ FIXTURE_TEARDOWN(eventid)
 		posix_trace_shutdown(self->trid);
 	if (self->trid2 > 0)
 		posix_trace_shutdown(self->trid2);
-	pt_agent_kill(&self->child);
+	st_agent_kill(&self->child);
 }
 
 static const struct {
@@ -83,12 +83,12 @@ static __attribute__((noinline)) void point_b(trace_event_id_t id)
 }
 
 /* The next event that is not a FILTER event; @ev.unavailable if none. */
-static int next_not_filter(trace_id_t trid, struct pt_ev *ev)
+static int next_not_filter(trace_id_t trid, struct st_ev *ev)
 {
 	int ret;
 
 	do
-		ret = pt_try(trid, ev);
+		ret = st_try(trid, ev);
 	while (!ret && !ev->unavailable &&
 	       ev->info.posix_event_id == POSIX_TRACE_FILTER);
 	return ret;
@@ -104,14 +104,14 @@ TEST_F(eventid, trace_points_sharing_a_name_are_filtered_together_and_told_apart
 	uintptr_t fa = (uintptr_t)point_a, fb = (uintptr_t)point_b, addr[2];
 	trace_event_id_t ida, idb;
 	trace_event_set_t set;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i;
 
 	ASSERT_EQ(0, posix_trace_eventid_open("shared-point", &ida));
 	ASSERT_EQ(0, posix_trace_eventid_open("shared-point", &idb));
 	ASSERT_EQ(ida, idb);
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 
 	/* Filtered: neither point is recorded. */
 	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
@@ -122,7 +122,7 @@ TEST_F(eventid, trace_points_sharing_a_name_are_filtered_together_and_told_apart
 	point_b(idb);
 	ASSERT_EQ(0, next_not_filter(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable)
-		TH_LOG("%s recorded through the filter", pt_id_str(ev.info.posix_event_id));
+		TH_LOG("%s recorded through the filter", st_id_str(ev.info.posix_event_id));
 
 	/* Let in again: both are, told apart by their addresses. */
 	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
@@ -159,7 +159,7 @@ TEST_F(eventid, eventid_open_accepts_name_of_trace_event_name_max_chars)
 	memset(name, 'm', TRACE_EVENT_NAME_MAX);
 	name[TRACE_EVENT_NAME_MAX] = '\0';
 	ASSERT_EQ(0, posix_trace_eventid_open(name, &id));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	memset(got, 'x', sizeof(got));
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, id, got));
 	ASSERT_STREQ(name, got);
@@ -176,7 +176,7 @@ TEST_F(eventid, name_longer_than_trace_event_name_max_is_enametoolong)
 	memset(name, 'l', TRACE_EVENT_NAME_MAX + 1);
 	name[TRACE_EVENT_NAME_MAX + 1] = '\0';
 	ASSERT_EQ(ENAMETOOLONG, posix_trace_eventid_open(name, &id));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(ENAMETOOLONG,
 		  posix_trace_trid_eventid_open(self->trid, name, &id));
 }
@@ -191,7 +191,7 @@ TEST_F(eventid, empty_name_is_a_valid_name)
 	ASSERT_EQ(0, posix_trace_eventid_open("", &id2));
 	ASSERT_EQ(id, id2);
 	ASSERT_NE(POSIX_TRACE_UNNAMED_USEREVENT, id);
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	memset(got, 'x', sizeof(got));
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, id, got));
 	ASSERT_STREQ("", got);
@@ -238,7 +238,7 @@ TEST_F(eventid, user_event_max_includes_unnamed_then_unnamed_is_returned)
 		ASSERT_EQ(ids[i], id);
 	}
 	/* The controller side has the same limit for this process. */
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "ctl-new",
 						   &id));
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, id);
@@ -258,7 +258,7 @@ TEST_F(eventid, get_name_of_system_events_and_unnamed_event)
 	char got[NAMEBUF];
 	int i;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	for (i = 0; i < NR_SYSTEM_EVENTS; i++) {
 		memset(got, 0, sizeof(got));
 		ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid,
@@ -276,7 +276,7 @@ TEST_F(eventid, get_name_returns_the_registered_name_repeatedly)
 	int i;
 
 	ASSERT_EQ(0, posix_trace_eventid_open("repeat-me", &id));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	for (i = 0; i < 3; i++) {
 		memset(got, 0, sizeof(got));
 		ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, id, got));
@@ -294,7 +294,7 @@ TEST_F(eventid, get_name_of_unknown_id_is_einval)
 	char got[NAMEBUF];
 	unsigned int i;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
 		EXPECT_EQ(EINVAL, posix_trace_eventid_get_name(self->trid,
 							       unknown[i], got))
@@ -320,7 +320,7 @@ TEST_F(eventid, names_registered_before_create_are_in_stream_mapping)
 	trace_event_id_t id;
 
 	ASSERT_EQ(0, posix_trace_eventid_open("early-bird", &id));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, id, got));
 	ASSERT_STREQ("early-bird", got);
 }
@@ -331,8 +331,8 @@ TEST_F(eventid, names_registered_after_create_are_in_stream_mapping)
 	char got[NAMEBUF];
 	trace_event_id_t id;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
 	ASSERT_EQ(0, posix_trace_eventid_open("late-comer", &id));
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, id, got));
 	ASSERT_STREQ("late-comer", got);
@@ -348,7 +348,7 @@ TEST_F(eventid, eventid_equal_compares_ids)
 	ASSERT_EQ(0, posix_trace_eventid_open("eq-a", &a));
 	ASSERT_EQ(0, posix_trace_eventid_open("eq-a", &a2));
 	ASSERT_EQ(0, posix_trace_eventid_open("eq-b", &b));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	EXPECT_NE(0, posix_trace_eventid_equal(self->trid, a, a2));
 	EXPECT_EQ(0, posix_trace_eventid_equal(self->trid, a, b));
 	EXPECT_NE(0, posix_trace_eventid_equal(self->trid, POSIX_TRACE_START,
@@ -363,7 +363,7 @@ TEST_F(eventid, trid_eventid_open_and_eventid_open_agree_on_self)
 	trace_event_id_t c1, c2, p1, p2;
 	char got[NAMEBUF];
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	/* Controller first, then the traced process. */
 	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "ctl-first",
 						   &c1));
@@ -384,8 +384,8 @@ TEST_F(eventid, trid_eventid_open_same_id_through_two_streams)
 {
 	trace_event_id_t a, b;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
 	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "shared", &a));
 	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid2, "shared", &b));
 	ASSERT_EQ(a, b);
@@ -406,24 +406,24 @@ TEST_F(eventid, trid_eventid_open_before_traced_child_registers)
 {
 	trace_event_id_t pre, child_id, other;
 	char got[NAMEBUF];
-	struct pt_ev ev;
+	struct st_ev ev;
 	int cpid;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_op(&self->child, PTA_GETPID, 0, 0, 0, &cpid));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_op(&self->child, STA_GETPID, 0, 0, 0, &cpid));
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "pre-registered",
 						   &pre));
 	ASSERT_NE(POSIX_TRACE_UNNAMED_USEREVENT, pre);
 
 	/* The traced child registers the same name later: same id. */
-	ASSERT_EQ(0, pt_agent_eventid_open(&self->child, "pre-registered",
+	ASSERT_EQ(0, st_agent_eventid_open(&self->child, "pre-registered",
 					   &child_id));
 	ASSERT_EQ(pre, child_id);
 
 	/* A name only the child knows appears in the stream's mapping. */
-	ASSERT_EQ(0, pt_agent_eventid_open(&self->child, "child-only", &other));
+	ASSERT_EQ(0, st_agent_eventid_open(&self->child, "child-only", &other));
 	ASSERT_NE(pre, other);
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, other, got));
 	ASSERT_STREQ("child-only", got);
@@ -431,9 +431,9 @@ TEST_F(eventid, trid_eventid_open_before_traced_child_registers)
 	ASSERT_STREQ("pre-registered", got);
 
 	/* Events of the child carry that id. */
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	ASSERT_EQ(0, pt_agent_event(&self->child, child_id, 0, NULL));
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_agent_event(&self->child, child_id, 0, NULL));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(pre, ev.info.posix_event_id);
 	ASSERT_EQ(cpid, ev.info.posix_pid);
@@ -446,13 +446,13 @@ TEST_F(eventid, traced_child_mapping_is_independent_of_controller_mapping)
 	char got[NAMEBUF];
 	int cpid;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_op(&self->child, PTA_GETPID, 0, 0, 0, &cpid));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_op(&self->child, STA_GETPID, 0, 0, 0, &cpid));
 	/* Registered in the controller after the fork. */
 	ASSERT_EQ(0, posix_trace_eventid_open("controller-private", &mine));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_agent_eventid_open(&self->child, "child-first",
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_agent_eventid_open(&self->child, "child-first",
 					   &childs));
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, childs, got));
 	ASSERT_STREQ("child-first", got);
@@ -497,7 +497,7 @@ TEST_F(eventid, type_list_has_system_ids_unnamed_then_user_ids_in_order)
 	trace_event_id_t id;
 
 	ASSERT_EQ(0, posix_trace_eventid_open("first", &user[0]));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(0, posix_trace_eventid_open("second", &user[1]));
 	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "third",
 						   &user[2]));
@@ -537,7 +537,7 @@ TEST_F(eventid, type_list_shows_names_registered_during_iteration)
 	trace_event_id_t id;
 	int i, n, unav;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, posix_trace_eventtypelist_getnext_id(self->trid,
 								  &id, &unav));
@@ -554,8 +554,8 @@ TEST_F(eventid, type_list_cursors_are_per_stream)
 	trace_event_id_t id;
 	int i, unav;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, posix_trace_eventtypelist_getnext_id(self->trid,
 								  &id, &unav));
@@ -589,13 +589,13 @@ TEST_F(eventid, type_list_of_child_stream_lists_child_names)
 	trace_event_id_t list[64], a, b;
 	int cpid, n;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_op(&self->child, PTA_GETPID, 0, 0, 0, &cpid));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_op(&self->child, STA_GETPID, 0, 0, 0, &cpid));
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, "ctl-listed",
 						   &a));
-	ASSERT_EQ(0, pt_agent_eventid_open(&self->child, "child-listed", &b));
+	ASSERT_EQ(0, st_agent_eventid_open(&self->child, "child-listed", &b));
 	ASSERT_EQ(0, type_list(self->trid, list, 64, &n));
 	ASSERT_EQ(12, n);
 	ASSERT_EQ(a, list[10]);
@@ -643,7 +643,7 @@ TEST_F(eventid, concurrent_eventid_open_gives_one_id_per_name)
 	char got[NAMEBUF], want[32];
 	int i, n;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(0, pthread_barrier_init(&bar, NULL, RACERS));
 	for (i = 0; i < RACERS; i++) {
 		memset(&r[i], 0, sizeof(r[i]));
@@ -676,22 +676,22 @@ TEST_F(eventid, concurrent_eventid_open_gives_one_id_per_name)
 TEST_F(eventid, controller_and_traced_child_racing_on_names_get_one_id)
 {
 	trace_event_id_t mine, theirs;
-	struct pt_reply rep;
-	struct pt_msg m;
+	struct st_reply rep;
+	struct st_msg m;
 	int cpid, i;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_op(&self->child, PTA_GETPID, 0, 0, 0, &cpid));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_op(&self->child, STA_GETPID, 0, 0, 0, &cpid));
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid));
 	for (i = 0; i < 30; i++) {
 		memset(&m, 0, sizeof(m));
-		m.op = PTA_EVENTID_OPEN;
+		m.op = STA_EVENTID_OPEN;
 		snprintf(m.s, sizeof(m.s), "contended-%d", i);
-		ASSERT_EQ(0, pt_agent_send(&self->child, &m));
+		ASSERT_EQ(0, st_agent_send(&self->child, &m));
 		ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid, m.s,
 							   &mine));
-		ASSERT_EQ(0, pt_agent_recv(&self->child, &rep));
+		ASSERT_EQ(0, st_agent_recv(&self->child, &rep));
 		ASSERT_EQ(0, rep.ret);
 		theirs = (trace_event_id_t)rep.v[0];
 		ASSERT_EQ(mine, theirs) TH_LOG("name %s", m.s);
@@ -703,12 +703,12 @@ TEST_F(eventid, names_a_forked_child_registers_stay_out_of_the_parents_mapping)
 {
 	trace_event_id_t child_id, list[64];
 	char got[NAMEBUF];
-	struct pt_ev ev;
+	struct st_ev ev;
 	int n;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_eventid_open(&self->child, "child-private",
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_eventid_open(&self->child, "child-private",
 					   &child_id));
 	/* Not a name of this process: not in this process's stream. */
 	EXPECT_EQ(EINVAL, posix_trace_eventid_get_name(self->trid, child_id,
@@ -717,9 +717,9 @@ TEST_F(eventid, names_a_forked_child_registers_stay_out_of_the_parents_mapping)
 	ASSERT_EQ(0, type_list(self->trid, list, 64, &n));
 	EXPECT_EQ(10, n);
 	/* Nor an id this process may record. */
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	posix_trace_event(child_id, "p", 1);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	EXPECT_NE(0, ev.unavailable);
 }
 
@@ -728,19 +728,19 @@ TEST_F(eventid, user_event_limit_is_not_shared_with_a_forked_child)
 {
 	int named = TRACE_USER_EVENT_MAX - 1, i;
 	trace_event_id_t id;
-	struct pt_msg m;
-	struct pt_reply r;
+	struct st_msg m;
+	struct st_reply r;
 	char name[32];
 
 	/* This process has a mapping before the fork. */
 	ASSERT_EQ(0, posix_trace_eventid_open("parent-0", &id));
-	ASSERT_EQ(0, pt_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_start(&self->child));
 	/* The child uses up most of its own ids ... */
 	for (i = 0; i < named - 10; i++) {
 		memset(&m, 0, sizeof(m));
-		m.op = PTA_EVENTID_OPEN;
+		m.op = STA_EVENTID_OPEN;
 		snprintf(m.s, sizeof(m.s), "child-%d", i);
-		ASSERT_EQ(0, pt_agent_call(&self->child, &m, &r));
+		ASSERT_EQ(0, st_agent_call(&self->child, &m, &r));
 		ASSERT_EQ(0, r.ret);
 		ASSERT_NE(POSIX_TRACE_UNNAMED_USEREVENT,
 			  (trace_event_id_t)r.v[0]) TH_LOG("child name %d", i);

@@ -24,7 +24,7 @@
 #define NOBODY		65534
 
 enum {
-	C_NOT_SET_UID = PT_C_FIRST_OWN,	/* the set-uid image ran without euid 0 */
+	C_NOT_SET_UID = ST_C_FIRST_OWN,	/* the set-uid image ran without euid 0 */
 	C_CREDS,
 	C_CREATE,
 	C_PIPE,
@@ -114,7 +114,7 @@ static int setuid_image(int back, const char *lane)
 		return C_SETUP;
 	posix_trace_event(id, "new", 3);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "img", 3);
-	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	if (fd < 0 || ioctl(fd, POSIX_TRACE_IOC_EVENT, &req))
 		return C_SETUP;
 	if (sscanf(lane, "%u:%u:%llu:%llu", &l.w.trid, &l.w.index,
@@ -163,7 +163,7 @@ FIXTURE_SETUP(exec)
 	self->trid = 0;
 	self->dir[0] = self->bin[0] = '\0';
 	self->mounted = false;
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 }
 
 FIXTURE_TEARDOWN(exec)
@@ -196,7 +196,7 @@ static void names_across_exec(struct __test_metadata *_metadata,
 	char c;
 
 	if (traced)
-		PT_REQUIRE_TRACE_CHILDREN();
+		ST_REQUIRE_TRACE_CHILDREN();
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(back));
 	fflush(NULL);
@@ -220,7 +220,7 @@ static void names_across_exec(struct __test_metadata *_metadata,
 	ASSERT_EQ((ssize_t)(2 * sizeof(*before)),
 		  read(back[0], before, 2 * sizeof(*before)));
 	if (traced)
-		ASSERT_EQ(0, pt_create(self->child, PT_SMALL_STREAM, 0, 0,
+		ASSERT_EQ(0, st_create(self->child, ST_SMALL_STREAM, 0, 0,
 				       &self->trid));
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	for (i = 0; i < n; i++) {
@@ -312,10 +312,10 @@ static int setuid_controller(const char *bin, bool drop)
 	int go[2], back[2], status;
 	trace_event_id_t before;
 	trace_id_t trid;
-	struct pt_ev ev;
+	struct st_ev ev;
 	pid_t t;
 
-	if (drop && pt_set_creds(NOBODY, NOBODY, 1))
+	if (drop && st_set_creds(NOBODY, NOBODY, 1))
 		return C_CREDS;
 	if (pipe(go) || pipe(back))
 		return C_PIPE;
@@ -325,11 +325,11 @@ static int setuid_controller(const char *bin, bool drop)
 	if (t == 0) {
 		close(go[1]);
 		close(back[0]);
-		if (!drop && pt_set_creds(NOBODY, NOBODY, 1))
+		if (!drop && st_set_creds(NOBODY, NOBODY, 1))
 			_exit(C_CREDS);
 		struct posix_trace_writer w = { .size = sizeof(w) };
 		char lane[96], *args[] = { lane, NULL };
-		int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+		int fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 
 		if (posix_trace_eventid_open("before", &before))
 			_exit(C_SETUP);
@@ -346,7 +346,7 @@ static int setuid_controller(const char *bin, bool drop)
 	}
 	close(go[0]);
 	close(back[1]);
-	if (pt_create(t, 65536, 0, 0, &trid) || pt_start_and_skip(trid))
+	if (st_create(t, 65536, 0, 0, &trid) || st_start_and_skip(trid))
 		return C_CREATE;
 	if (write(go[1], &trid, sizeof(trid)) != sizeof(trid) ||
 	    read(back[0], res, 3) != 3 || res[0] != 'x')
@@ -357,32 +357,32 @@ static int setuid_controller(const char *bin, bool drop)
 		return WEXITSTATUS(status);
 
 	/* The old image's event is there in any case. */
-	if (pt_try(trid, &ev) || ev.unavailable || ev.info.posix_pid != t ||
+	if (st_try(trid, &ev) || ev.unavailable || ev.info.posix_pid != t ||
 	    posix_trace_eventid_get_name(trid, ev.info.posix_event_id, name) ||
 	    strcmp(name, "before"))
 		return C_FIRST_NOT_BEFORE;
 	if (drop) {
 		/* Detached at the exec: the event says who, then nothing. */
-		if (pt_try(trid, &ev) || ev.unavailable ||
-		    !pt_is(&ev, POSIX_TRACE_DETACHED))
+		if (st_try(trid, &ev) || ev.unavailable ||
+		    !st_is(&ev, POSIX_TRACE_DETACHED))
 			return C_NO_DETACHED;
 		if (ev.info.posix_pid != t)
 			return C_DETACHED_PID;
-		if (pt_try(trid, &ev) || !ev.unavailable)
+		if (st_try(trid, &ev) || !ev.unavailable)
 			return C_AFTER_EVENT;
 		return res[1] || res[2] ? C_LANE : 0;
 	}
 	/* Root could still ptrace it: the new image's three events. */
-	if (pt_try(trid, &ev) || ev.unavailable || ev.len != 3 ||
+	if (st_try(trid, &ev) || ev.unavailable || ev.len != 3 ||
 	    memcmp(ev.data, "new", 3))
 		return C_NEW_IMAGE_MISSING;
-	if (pt_try(trid, &ev) || ev.unavailable ||
-	    !pt_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT) || memcmp(ev.data, "img", 3))
+	if (st_try(trid, &ev) || ev.unavailable ||
+	    !st_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT) || memcmp(ev.data, "img", 3))
 		return C_NEW_IMAGE_MISSING;
-	if (pt_try(trid, &ev) || ev.unavailable ||
-	    !pt_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT) || memcmp(ev.data, "raw", 3))
+	if (st_try(trid, &ev) || ev.unavailable ||
+	    !st_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT) || memcmp(ev.data, "raw", 3))
 		return C_NEW_IMAGE_MISSING;
-	if (pt_try(trid, &ev) || !ev.unavailable)
+	if (st_try(trid, &ev) || !ev.unavailable)
 		return C_AFTER_EVENT;
 	return res[1] && res[2] ? 0 : C_LANE;
 }
@@ -392,8 +392,8 @@ static void setuid_exec(struct __test_metadata *_metadata,
 {
 	int status;
 
-	PT_REQUIRE_ROOT();
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_ROOT();
+	ST_REQUIRE_TRACE_CHILDREN();
 	make_setuid_copy(_metadata, self);
 	fflush(NULL);
 	self->child = fork();
@@ -477,8 +477,8 @@ static void *race_create(void *arg)
 	trace_attr_t a;
 	int ret;
 
-	__atomic_store_n(&r->tid, pt_gettid(), __ATOMIC_RELEASE);
-	ret = pt_attr_make(&a, PT_SMALL_STREAM, 0, 0);
+	__atomic_store_n(&r->tid, st_gettid(), __ATOMIC_RELEASE);
+	ret = st_attr_make(&a, ST_SMALL_STREAM, 0, 0);
 	if (!ret)
 		ret = posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
 	if (!ret)
@@ -522,7 +522,7 @@ static bool race_wait_log(struct race *r)
 		if (tid && (thread_waits_in(tid, "pt_log_create") ||
 			    thread_waits_in(tid, "flush_work")))
 			return true;
-		pt_sleep_ms(1);
+		st_sleep_ms(1);
 	}
 	return false;
 }
@@ -588,7 +588,7 @@ static pid_t race_target(int go, int in, int out, char *const argv[], bool drop)
 
 	if (t)
 		return t;
-	if (drop && pt_set_creds(NOBODY, NOBODY, 1))
+	if (drop && st_set_creds(NOBODY, NOBODY, 1))
 		_exit(C_CREDS);
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(C_SETUP);
@@ -604,7 +604,7 @@ static int race_record(struct race *r, int in, int out)
 	char c;
 
 	if (posix_trace_start(r->trid) || write(in, "e", 1) != 1 ||
-	    !pt_wait_fd(out, 10000) || read(out, &c, 1) != 1 || c != 'y')
+	    !st_wait_fd(out, 10000) || read(out, &c, 1) != 1 || c != 'y')
 		return C_SETUP;
 	return 0;
 }
@@ -613,12 +613,12 @@ static int race_record(struct race *r, int in, int out)
 static int race_seen(struct race *r)
 {
 	trace_id_t log;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int code = C_RACE_CREATED;
 
 	if (lseek(r->memfd, 0, SEEK_SET) || posix_trace_open(r->memfd, &log))
 		return C_SETUP;
-	while (!pt_get(log, &ev) && !ev.unavailable) {
+	while (!st_get(log, &ev) && !ev.unavailable) {
 		if (ev.info.posix_pid == r->target && ev.len == 6 &&
 		    !memcmp(ev.data, "secret", 6))
 			code = C_RACE_SEEN;
@@ -675,7 +675,7 @@ static int race_once(char *const argv[], bool own)
 		 * new image runs, its exec is complete.
 		 */
 		code = 0;
-		if (write(go[1], "g", 1) != 1 || !pt_wait_fd(out[0], 10000) ||
+		if (write(go[1], "g", 1) != 1 || !st_wait_fd(out[0], 10000) ||
 		    read(out[0], &c, 1) != 1)
 			code = C_RACE_NO_IMAGE;
 	}
@@ -713,7 +713,7 @@ static int race(char *const argv[], bool own, bool drop)
 	pid_t t;
 
 	/* Run as nobody, the test is unprivileged already. */
-	if (drop && geteuid() == 0 && pt_set_creds(NOBODY, NOBODY, 1))
+	if (drop && geteuid() == 0 && st_set_creds(NOBODY, NOBODY, 1))
 		return C_CREDS;
 	if (pipe2(go, O_CLOEXEC) || pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
 		return C_PIPE;
@@ -721,7 +721,7 @@ static int race(char *const argv[], bool own, bool drop)
 	close(out[1]);
 	if (t < 0 || write(go[1], "g", 1) != 1)
 		return C_SETUP;
-	pt_wait_fd(out[0], 30000);
+	st_wait_fd(out[0], 30000);
 	kill(t, SIGKILL);
 	waitpid(t, NULL, 0);
 	for (i = 0; i < RACE_TRIES && code == C_RACE_SLOW; i++)
@@ -735,7 +735,7 @@ static void race_expect(struct __test_metadata *_metadata,
 {
 	int status;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	fflush(NULL);
 	self->child = fork();
 	ASSERT_LE(0, self->child);
@@ -764,7 +764,7 @@ static void require_su(struct __test_metadata *_metadata)
 	struct stat st;
 
 	if (stat(SU_PATH, &st) || !(st.st_mode & S_ISUID) || st.st_uid != 0)
-		PT_SKIP("no set-user-ID root %s", SU_PATH);
+		ST_SKIP("no set-user-ID root %s", SU_PATH);
 }
 
 /* REQ: 4.12 5.16 (the check holds at the attach, as ptrace's does) */
@@ -781,7 +781,7 @@ TEST_F(exec, no_event_of_a_setuid_image_reaches_a_create_that_raced_its_exec)
 {
 	char *argv[] = { self->bin, HELPER_ARG, "race", "1", NULL };
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	make_setuid_copy(_metadata, self);
 	race_expect(_metadata, self, argv, true, true, C_RACE_REFUSED);
 }
@@ -791,7 +791,7 @@ TEST_F(exec, a_root_create_racing_a_setuid_exec_traces_the_new_image)
 {
 	char *argv[] = { self->bin, HELPER_ARG, "race", "1", NULL };
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	make_setuid_copy(_metadata, self);
 	race_expect(_metadata, self, argv, true, false, C_RACE_SEEN);
 }
@@ -820,10 +820,10 @@ static int late_names_image(int back)
 /* Until DETACHED of @pid is read from @trid: 0, or C_NO_DETACHED. */
 static int wait_detached(trace_id_t trid, pid_t pid)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	while (!pt_try(trid, &ev) && !ev.unavailable) {
-		if (pt_is(&ev, POSIX_TRACE_DETACHED) && ev.info.posix_pid == pid)
+	while (!st_try(trid, &ev) && !ev.unavailable) {
+		if (st_is(&ev, POSIX_TRACE_DETACHED) && ev.info.posix_pid == pid)
 			return 0;
 	}
 	return C_NO_DETACHED;
@@ -846,7 +846,7 @@ static int names_controller(const char *bin, int up, int down)
 	trace_id_t trid;
 	pid_t t;
 
-	if (pt_set_creds(NOBODY, NOBODY, 1))
+	if (st_set_creds(NOBODY, NOBODY, 1))
 		return C_CREDS;
 	if (pipe2(go, O_CLOEXEC) || pipe2(in, O_CLOEXEC) || pipe2(back, 0))
 		return C_PIPE;
@@ -859,7 +859,7 @@ static int names_controller(const char *bin, int up, int down)
 		exec_helper(bin, "late", back[1], NULL);
 	}
 	close(back[1]);
-	if (pt_create(t, 65536, 0, 0, &trid) || posix_trace_start(trid))
+	if (st_create(t, 65536, 0, 0, &trid) || posix_trace_start(trid))
 		return C_CREATE;
 	if (up >= 0 && (write(up, &t, sizeof(t)) != sizeof(t) ||
 			read(down, &c, 1) != 1))
@@ -876,7 +876,7 @@ static int names_controller(const char *bin, int up, int down)
 	    read(back[0], &ids[0], sizeof(ids[0])) != sizeof(ids[0]) ||
 	    read(back[0], &ids[1], sizeof(ids[1])) != sizeof(ids[1]))
 		return C_PIPE;
-	if (pt_wait_exit(t) != 0)
+	if (st_wait_exit(t) != 0)
 		return C_CHILD_EXIT;
 	if (ids[0] != POSIX_TRACE_UNNAMED_USEREVENT + 1)
 		return C_NAMES_SHARED;
@@ -894,8 +894,8 @@ static void names_expect(struct __test_metadata *_metadata,
 	trace_id_t trid = 0;
 	pid_t t;
 
-	PT_REQUIRE_ROOT();
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_ROOT();
+	ST_REQUIRE_TRACE_CHILDREN();
 	make_setuid_copy(_metadata, self);
 	ASSERT_EQ(0, pipe2(up, O_CLOEXEC));
 	ASSERT_EQ(0, pipe2(down, O_CLOEXEC));
@@ -907,7 +907,7 @@ static void names_expect(struct __test_metadata *_metadata,
 	close(up[1]);
 	if (root_too) {
 		ASSERT_EQ((ssize_t)sizeof(t), read(up[0], &t, sizeof(t)));
-		ASSERT_EQ(0, pt_create(t, 65536, 0, 0, &trid));
+		ASSERT_EQ(0, st_create(t, 65536, 0, 0, &trid));
 		self->trid = trid;
 		ASSERT_EQ(0, posix_trace_start(trid));
 		ASSERT_EQ(1, write(down[1], "d", 1));

@@ -151,14 +151,14 @@ static int op_create(void *p)
 {
 	struct ctx *c = p;
 
-	return pt_create(0, PT_SMALL_STREAM, POSIX_TRACE_LOOP, 0, &c->made);
+	return st_create(0, ST_SMALL_STREAM, POSIX_TRACE_LOOP, 0, &c->made);
 }
 
 static int op_create_withlog(void *p)
 {
 	struct ctx *c = p;
 	trace_attr_t a;
-	int ret = pt_attr_make(&a, PT_SMALL_STREAM, POSIX_TRACE_LOOP, 0);
+	int ret = st_attr_make(&a, ST_SMALL_STREAM, POSIX_TRACE_LOOP, 0);
 
 	if (!ret)
 		ret = posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
@@ -210,7 +210,7 @@ static int op_event_ioctl(void *p)
 {
 	struct ctx *c = p;
 	struct posix_trace_event_req req;
-	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), ret = 0;
+	int fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC), ret = 0;
 	char data[64] = "x";
 
 	if (fd < 0)
@@ -250,7 +250,7 @@ static int op_fork_inherit(void *p)
 		return errno;
 	if (!pid)
 		_exit(0);
-	return pt_wait_exit(pid) ? ECHILD : 0;
+	return st_wait_exit(pid) ? ECHILD : 0;
 }
 
 static const struct op ops[] = {
@@ -279,16 +279,16 @@ FIXTURE(fault) {
 
 FIXTURE_SETUP(fault)
 {
-	PT_REQUIRE_MODULE();
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_MODULE();
+	ST_REQUIRE_ROOT();
 	if (!fault_knobs())
-		PT_SKIP("no fault injection in this kernel (fail-nth)");
+		ST_SKIP("no fault injection in this kernel (fail-nth)");
 	memset(&self->c, 0, sizeof(self->c));
 	snprintf(self->c.path, sizeof(self->c.path), "/tmp/faultinject.XXXXXX");
 	self->c.fd = mkostemp(self->c.path, O_CLOEXEC);
 	ASSERT_LE(0, self->c.fd);
 	unlink(self->c.path);
-	ASSERT_EQ(0, pt_stats(&self->base));
+	ASSERT_EQ(0, st_stats(&self->base));
 }
 
 FIXTURE_TEARDOWN(fault)
@@ -376,7 +376,7 @@ TEST_F_TIMEOUT(fault, every_failure_site_returns_a_documented_error_and_leaks_no
 		sigaction(SIGBUS, &sa, NULL);
 		/* A running stream on ourselves for the operations that need
 		 * one; children inherit it (fork path). */
-		if (pt_create_self_started(POSIX_TRACE_INHERITED, &self->c.trid) ||
+		if (st_create_self_started(POSIX_TRACE_INHERITED, &self->c.trid) ||
 		    posix_trace_eventid_open("fault-ev", &self->c.id))
 			_exit(100);
 		posix_trace_event(self->c.id, "w", 1);	/* a writer lane, now */
@@ -391,7 +391,7 @@ TEST_F_TIMEOUT(fault, every_failure_site_returns_a_documented_error_and_leaks_no
 		TH_LOG("the walking process was killed by signal %d",
 		       WTERMSIG(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_TRUE(pt_stats_settle(&self->base, &now, 5000, &waited))
+	EXPECT_TRUE(st_stats_settle(&self->base, &now, 5000, &waited))
 		TH_LOG("streams %u/%u active %u/%u procs %u/%u attaches %u/%u writers %u/%u maps %u/%u mappings %u/%u users %u/%u",
 		       now.streams, self->base.streams, now.active_streams,
 		       self->base.active_streams, now.procs, self->base.procs,

@@ -22,7 +22,7 @@ FIXTURE(filter) {
 	trace_id_t trid;
 	trace_id_t trid2;
 	pid_t child;
-	struct pt_agent agent;
+	struct st_agent agent;
 };
 
 FIXTURE_SETUP(filter)
@@ -32,8 +32,8 @@ FIXTURE_SETUP(filter)
 	self->child = -1;
 	self->agent.pid = -1;
 	self->agent.fd = -1;
-	PT_REQUIRE_MODULE();
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
+	ST_REQUIRE_MODULE();
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
 	ASSERT_EQ(0, posix_trace_get_filter(self->trid, &set));
 }
 
@@ -43,7 +43,7 @@ FIXTURE_TEARDOWN(filter)
 		kill(self->child, SIGKILL);
 		waitpid(self->child, NULL, 0);
 	}
-	pt_agent_kill(&self->agent);
+	st_agent_kill(&self->agent);
 	if (self->trid > 0)
 		posix_trace_shutdown(self->trid);
 	if (self->trid2 > 0)
@@ -115,7 +115,7 @@ static void user_event(trace_event_id_t id, int v)
 	posix_trace_event(id, &v, sizeof(v));
 }
 
-static int ev_int(const struct pt_ev *ev)
+static int ev_int(const struct st_ev *ev)
 {
 	int v;
 
@@ -222,7 +222,7 @@ TEST_F(filter, set_add_sub_arithmetic_verified_with_get_filter)
 					    POSIX_TRACE_SUB_EVENTSET));
 	ASSERT_EQ(0, posix_trace_get_filter(self->trid, &want));
 	for (id = POSIX_TRACE_ERROR; id <= POSIX_TRACE_FLUSH_STOP; id++) {
-		EXPECT_EQ(0, member(&want, id)) TH_LOG("%s", pt_id_str(id));
+		EXPECT_EQ(0, member(&want, id)) TH_LOG("%s", st_id_str(id));
 	}
 	EXPECT_EQ(1, member(&want, POSIX_TRACE_UNNAMED_USEREVENT));
 	EXPECT_EQ(1, member(&want, a));
@@ -285,7 +285,7 @@ TEST_F(filter, invalid_trid_is_einval)
 	}
 
 	/* A stream that was shut down. */
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &dead));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &dead));
 	ASSERT_EQ(0, posix_trace_shutdown(dead));
 	EXPECT_EQ(EINVAL, posix_trace_set_filter(dead, &s,
 						 POSIX_TRACE_SET_EVENTSET));
@@ -298,7 +298,7 @@ TEST_F(filter, invalid_trid_is_einval)
 /* REQ: CREATE-11 RULE-80 MODEL-4 FN-5 5.20 (fork child's trid) */
 TEST_F(filter, fork_child_trid_is_einval_and_parent_filter_unchanged)
 {
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t want;
 	int res[4], pipefd[2], n, status;
 	pid_t pid;
@@ -315,7 +315,7 @@ TEST_F(filter, fork_child_trid_is_einval_and_parent_filter_unchanged)
 		trace_event_set_t s;
 
 		close(pipefd[0]);
-		pt_watchdog(5);
+		st_watchdog(5);
 		posix_trace_eventset_empty(&s);
 		res[0] = posix_trace_get_filter(self->trid, &s);
 		res[1] = posix_trace_set_filter(self->trid, &s,
@@ -345,7 +345,7 @@ TEST_F(filter, fork_child_trid_is_einval_and_parent_filter_unchanged)
 
 	ASSERT_FILTER(self->trid, &want);
 	/* No FILTER event either: only START is in the stream. */
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 }
@@ -355,7 +355,7 @@ TEST_F(filter, invalid_set_or_how_is_einval_and_changes_nothing)
 {
 	int bad_how[] = { 0, 4, -1, INT_MAX, INT_MIN };
 	trace_event_set_t want, zero, good;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	unsigned int i;
 	int how, n;
 
@@ -365,7 +365,7 @@ TEST_F(filter, invalid_set_or_how_is_einval_and_changes_nothing)
 					    POSIX_TRACE_SET_EVENTSET));
 	/* Running: a failed call must not record a FILTER event either. */
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 
@@ -387,9 +387,9 @@ TEST_F(filter, invalid_set_or_how_is_einval_and_changes_nothing)
 	EXPECT_EQ(EINVAL, posix_trace_get_filter(self->trid, NULL));
 
 	ASSERT_FILTER(self->trid, &want);
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	EXPECT_EQ(0, n) TH_LOG("failed set_filter recorded %s",
-			       pt_id_str(evs[0].info.posix_event_id));
+			       st_id_str(evs[0].info.posix_event_id));
 }
 
 /* ------------------------------------------------------------------ */
@@ -400,7 +400,7 @@ TEST_F(filter, invalid_set_or_how_is_einval_and_changes_nothing)
 TEST_F(filter, filtered_user_event_is_not_recorded)
 {
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n;
 
@@ -413,7 +413,7 @@ TEST_F(filter, filtered_user_event_is_not_recorded)
 	user_event(b, 2);
 	user_event(a, 3);
 	user_event(b, 4);
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(3, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(b, evs[1].info.posix_event_id);
@@ -426,12 +426,12 @@ TEST_F(filter, filtered_user_event_is_not_recorded)
 TEST_F(filter, filter_is_per_stream)
 {
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n;
 
 	two_ids(_metadata, &a, &b);
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
 	ASSERT_EQ(0, SET_OF(&s, a));
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s,
 					    POSIX_TRACE_SET_EVENTSET));
@@ -443,13 +443,13 @@ TEST_F(filter, filter_is_per_stream)
 	user_event(a, 1);
 	user_event(b, 2);
 
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(b, evs[1].info.posix_event_id);
 	EXPECT_EQ(2, ev_int(&evs[1]));
 
-	ASSERT_EQ(0, pt_drain(self->trid2, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid2, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(a, evs[1].info.posix_event_id);
@@ -465,7 +465,7 @@ TEST_F(filter, filter_is_per_stream)
 TEST_F(filter, unnamed_userevent_can_be_filtered)
 {
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n;
 
@@ -477,7 +477,7 @@ TEST_F(filter, unnamed_userevent_can_be_filtered)
 	user_event(POSIX_TRACE_UNNAMED_USEREVENT, 1);
 	user_event(a, 2);
 	user_event(POSIX_TRACE_UNNAMED_USEREVENT, 3);
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(a, evs[1].info.posix_event_id);
@@ -491,21 +491,21 @@ TEST_F(filter, unnamed_userevent_can_be_filtered)
 /* REQ: 5.10 5.24 RULE-49 RULE-55 HDR-11 */
 TEST_F(filter, error_event_can_be_filtered_per_stream)
 {
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n, err;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
 	ASSERT_EQ(0, SET_OF(&s, POSIX_TRACE_ERROR));
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s,
 					    POSIX_TRACE_SET_EVENTSET));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, (void *)16, 8);
 	user_event(POSIX_TRACE_UNNAMED_USEREVENT, 7);
 
 	/* Unfiltered stream: ERROR(EFAULT), then the good event. */
-	ASSERT_EQ(0, pt_drain(self->trid2, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid2, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	ASSERT_EQ(POSIX_TRACE_ERROR, evs[0].info.posix_event_id);
 	ASSERT_EQ(sizeof(int), evs[0].len);
@@ -514,7 +514,7 @@ TEST_F(filter, error_event_can_be_filtered_per_stream)
 	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[1].info.posix_event_id);
 
 	/* Filtering stream: only the good event. */
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[0].info.posix_event_id);
 	EXPECT_EQ(7, ev_int(&evs[0]));
@@ -524,7 +524,7 @@ TEST_F(filter, error_event_can_be_filtered_per_stream)
 TEST_F(filter, control_events_are_recorded_even_when_filtered)
 {
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t all, s;
 	int n, i;
 
@@ -542,9 +542,9 @@ TEST_F(filter, control_events_are_recorded_even_when_filtered)
 	user_event(b, 3);
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	for (i = 0; i < n; i++)
-		TH_LOG("event %d: %s", i, pt_id_str(evs[i].info.posix_event_id));
+		TH_LOG("event %d: %s", i, st_id_str(evs[i].info.posix_event_id));
 	ASSERT_EQ(3, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(SETSZ, evs[0].len);
@@ -556,7 +556,7 @@ TEST_F(filter, control_events_are_recorded_even_when_filtered)
 	/* Started again with the (still almost full) filter: START again. */
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	user_event(b, 4);
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 }
@@ -566,7 +566,7 @@ TEST_F(filter, start_event_carries_the_filter_in_effect)
 {
 	trace_event_set_t s, cur, got;
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	int n;
 
 	two_ids(_metadata, &a, &b);
@@ -575,7 +575,7 @@ TEST_F(filter, start_event_carries_the_filter_in_effect)
 					    POSIX_TRACE_SET_EVENTSET));
 	ASSERT_EQ(0, posix_trace_get_filter(self->trid, &cur));
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	ASSERT_EQ(SETSZ, evs[0].len);
@@ -595,7 +595,7 @@ TEST_F(filter, start_event_carries_the_filter_in_effect)
 					    POSIX_TRACE_ADD_EVENTSET));
 	ASSERT_EQ(0, posix_trace_get_filter(self->trid, &cur));
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_STOP, evs[0].info.posix_event_id);
 	ASSERT_EQ(POSIX_TRACE_START, evs[1].info.posix_event_id);
@@ -628,7 +628,7 @@ static void *call_set_filter(void *arg)
 
 /* Check a FILTER event: data (old, new), the caller's pid and thread. */
 static void check_filter_event(struct __test_metadata *_metadata,
-			       const struct pt_ev *ev,
+			       const struct st_ev *ev,
 			       const trace_event_set_t *old_want,
 			       const trace_event_set_t *new_want,
 			       pthread_t thread)
@@ -637,7 +637,7 @@ static void check_filter_event(struct __test_metadata *_metadata,
 	long d;
 
 	ASSERT_EQ(POSIX_TRACE_FILTER, ev->info.posix_event_id)
-		TH_LOG("got %s", pt_id_str(ev->info.posix_event_id));
+		TH_LOG("got %s", st_id_str(ev->info.posix_event_id));
 	ASSERT_EQ(2 * SETSZ, ev->len);
 	EXPECT_EQ(POSIX_TRACE_NOT_TRUNCATED, ev->info.posix_truncation_status);
 	EXPECT_EQ(getpid(), ev->info.posix_pid);
@@ -656,27 +656,27 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	trace_event_set_t empty, s1, add, s2, sub, s3;
 	struct filter_call c = { 0 };
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	uint64_t before, after, ts;
 	pthread_t th;
 	int n;
 
 	two_ids(_metadata, &a, &b);
 	ASSERT_EQ(0, posix_trace_eventset_empty(&empty));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 
 	/* SET {a}: old empty, new {a}. */
 	ASSERT_EQ(0, SET_OF(&s1, a));
-	before = pt_realtime_ns();
+	before = st_realtime_ns();
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s1,
 					    POSIX_TRACE_SET_EVENTSET));
-	after = pt_realtime_ns();
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	after = st_realtime_ns();
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	check_filter_event(_metadata, &evs[0], &empty, &s1, pthread_self());
-	ts = pt_ts_ns(&evs[0].info.posix_timestamp);
-	EXPECT_GE(ts + PT_TS_SLACK_NS, before);
-	EXPECT_LE(ts, after + PT_TS_SLACK_NS);
+	ts = st_ts_ns(&evs[0].info.posix_timestamp);
+	EXPECT_GE(ts + ST_TS_SLACK_NS, before);
+	EXPECT_LE(ts, after + ST_TS_SLACK_NS);
 
 	/* ADD {b, ERROR} from another thread: old {a}, new {a, b, ERROR}. */
 	ASSERT_EQ(0, SET_OF(&add, b, POSIX_TRACE_ERROR));
@@ -687,7 +687,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	ASSERT_EQ(0, pthread_create(&th, NULL, call_set_filter, &c));
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	ASSERT_EQ(0, c.ret);
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	check_filter_event(_metadata, &evs[0], &s1, &s2, c.self);
 
@@ -696,7 +696,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	ASSERT_EQ(0, SET_OF(&s3, b, POSIX_TRACE_ERROR));
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &sub,
 					    POSIX_TRACE_SUB_EVENTSET));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	check_filter_event(_metadata, &evs[0], &s2, &s3, pthread_self());
 	/* Both halves also say so through ismember directly. */
@@ -714,7 +714,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 	/* A change that changes nothing while running: still an event. */
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s3,
 					    POSIX_TRACE_SET_EVENTSET));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	check_filter_event(_metadata, &evs[0], &s3, &s3, pthread_self());
 }
@@ -723,7 +723,7 @@ TEST_F(filter, set_filter_while_running_records_filter_event)
 TEST_F(filter, set_filter_while_suspended_records_nothing)
 {
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n, i;
 
@@ -734,12 +734,12 @@ TEST_F(filter, set_filter_while_suspended_records_nothing)
 					    POSIX_TRACE_SET_EVENTSET));
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s,
 					    POSIX_TRACE_ADD_EVENTSET));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(0, n);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	for (i = 0; i < n; i++)
-		TH_LOG("event %d: %s", i, pt_id_str(evs[i].info.posix_event_id));
+		TH_LOG("event %d: %s", i, st_id_str(evs[i].info.posix_event_id));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 
@@ -751,9 +751,9 @@ TEST_F(filter, set_filter_while_suspended_records_nothing)
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s,
 					    POSIX_TRACE_SUB_EVENTSET));
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	for (i = 0; i < n; i++)
-		TH_LOG("event %d: %s", i, pt_id_str(evs[i].info.posix_event_id));
+		TH_LOG("event %d: %s", i, st_id_str(evs[i].info.posix_event_id));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_STOP, evs[0].info.posix_event_id);
 	EXPECT_EQ(POSIX_TRACE_START, evs[1].info.posix_event_id);
@@ -763,12 +763,12 @@ TEST_F(filter, set_filter_while_suspended_records_nothing)
 TEST_F(filter, filter_applies_to_events_after_set_filter)
 {
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int n;
 
 	two_ids(_metadata, &a, &b);
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	user_event(a, 1);
 	ASSERT_EQ(0, SET_OF(&s, a));
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &s,
@@ -779,7 +779,7 @@ TEST_F(filter, filter_applies_to_events_after_set_filter)
 					    POSIX_TRACE_SUB_EVENTSET));
 	user_event(a, 4);
 
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(5, n);
 	/* Recorded before the filter: still read back. */
 	EXPECT_EQ(a, evs[0].info.posix_event_id);
@@ -797,7 +797,7 @@ TEST_F(filter, filter_applies_to_events_after_set_filter)
 TEST_F(filter, clear_keeps_the_filter)
 {
 	trace_event_id_t a, b;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t s, got;
 	int n;
 
@@ -811,7 +811,7 @@ TEST_F(filter, clear_keeps_the_filter)
 	ASSERT_FILTER(self->trid, &s);
 	user_event(a, 2);
 	user_event(b, 3);
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	EXPECT_EQ(b, evs[0].info.posix_event_id);
 	EXPECT_EQ(3, ev_int(&evs[0]));
@@ -822,7 +822,7 @@ TEST_F(filter, clear_keeps_the_filter)
 	ASSERT_FILTER(self->trid, &s);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	user_event(a, 4);
-	ASSERT_EQ(0, pt_drain(self->trid, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, MAX_EVS, &n));
 	ASSERT_EQ(1, n);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	ASSERT_EQ(SETSZ, evs[0].len);
@@ -834,14 +834,14 @@ TEST_F(filter, clear_keeps_the_filter)
 TEST_F(filter, traced_child_event_filtered_before_the_child_registers_it)
 {
 	trace_event_id_t pre, child_pre, other;
-	struct pt_ev evs[MAX_EVS];
+	struct st_ev evs[MAX_EVS];
 	trace_event_set_t s;
 	int cpid, n, i;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->agent));
-	ASSERT_EQ(0, pt_agent_op(&self->agent, PTA_GETPID, 0, 0, 0, &cpid));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid2));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->agent));
+	ASSERT_EQ(0, st_agent_op(&self->agent, STA_GETPID, 0, 0, 0, &cpid));
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid2));
 	ASSERT_EQ(0, posix_trace_trid_eventid_open(self->trid2,
 						   "filter-pre-registered",
 						   &pre));
@@ -851,20 +851,20 @@ TEST_F(filter, traced_child_event_filtered_before_the_child_registers_it)
 	ASSERT_EQ(0, posix_trace_start(self->trid2));
 
 	/* The child registers the name now: the same id, filtered. */
-	ASSERT_EQ(0, pt_agent_eventid_open(&self->agent,
+	ASSERT_EQ(0, st_agent_eventid_open(&self->agent,
 					   "filter-pre-registered",
 					   &child_pre));
 	ASSERT_EQ(pre, child_pre);
-	ASSERT_EQ(0, pt_agent_eventid_open(&self->agent, "filter-child-other",
+	ASSERT_EQ(0, st_agent_eventid_open(&self->agent, "filter-child-other",
 					   &other));
 	ASSERT_NE(pre, other);
-	ASSERT_EQ(0, pt_agent_event(&self->agent, child_pre, 0, NULL));
-	ASSERT_EQ(0, pt_agent_event(&self->agent, other, 1, NULL));
-	ASSERT_EQ(0, pt_agent_event(&self->agent, child_pre, 2, NULL));
+	ASSERT_EQ(0, st_agent_event(&self->agent, child_pre, 0, NULL));
+	ASSERT_EQ(0, st_agent_event(&self->agent, other, 1, NULL));
+	ASSERT_EQ(0, st_agent_event(&self->agent, child_pre, 2, NULL));
 
-	ASSERT_EQ(0, pt_drain(self->trid2, evs, MAX_EVS, &n));
+	ASSERT_EQ(0, st_drain(self->trid2, evs, MAX_EVS, &n));
 	for (i = 0; i < n; i++)
-		TH_LOG("event %d: %s", i, pt_id_str(evs[i].info.posix_event_id));
+		TH_LOG("event %d: %s", i, st_id_str(evs[i].info.posix_event_id));
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	EXPECT_EQ(other, evs[1].info.posix_event_id);

@@ -3,7 +3,8 @@
  * fuzz.h - what fuzz_test.c (the step kinds of issue 6, the runs, the
  * tests) and fuzz_attacks.c (the attack classes of issue 19) share: the
  * limits, the state of a run, of a process and of a thread, and the
- * helpers both use.  Include it after pt_selftest.h.
+ * helpers both use.  Include it after pt_selftest.h (fuzz_test.c) or
+ * the st_*.h headers (fuzz_attacks.c, which must not have the harness).
  */
 #ifndef FUZZ_H
 #define FUZZ_H

@@ -35,11 +35,29 @@
  * have other threads.
  */
 /*
- * pt_selftest.h's helpers without the harness it includes: the harness
+ * The selftest helpers without pt_selftest.h: the harness it includes
  * defines functions and data of its own, which fuzz_test.c has already.
  */
-#define __KSELFTEST_HARNESS_H
-#include "pt_selftest.h"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/posix_trace.h>
+
+#include "st_module.h"
+#include "st_stream.h"
+#include "st_system.h"
 
 #include <dirent.h>
 #include <stddef.h>
@@ -113,17 +131,17 @@ static uint32_t fa_rn(struct fa_rng *r, uint32_t n)
 
 static uint64_t fa_ms_since(uint64_t t0)
 {
-	return (pt_now_ns(CLOCK_MONOTONIC) - t0) / 1000000;
+	return (st_now_ns(CLOCK_MONOTONIC) - t0) / 1000000;
 }
 
 static uint64_t fa_after_ms(unsigned int ms)
 {
-	return pt_now_ns(CLOCK_MONOTONIC) + ms * 1000000ULL;
+	return st_now_ns(CLOCK_MONOTONIC) + ms * 1000000ULL;
 }
 
 static bool fa_past(uint64_t deadline)
 {
-	return pt_now_ns(CLOCK_MONOTONIC) >= deadline;
+	return st_now_ns(CLOCK_MONOTONIC) >= deadline;
 }
 
 static void fa_spin(unsigned int n)
@@ -156,7 +174,7 @@ static void fa_max(atomic_long *max, long v)
 
 static int fa_dev(void)
 {
-	return open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	return open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 }
 
 static void fa_close(int *fd)
@@ -254,7 +272,7 @@ static bool fa_get(int fd, int ms)
 {
 	char c;
 
-	return pt_wait_fd(fd, ms) && read(fd, &c, 1) == 1;
+	return st_wait_fd(fd, ms) && read(fd, &c, 1) == 1;
 }
 
 /* Reap child @pid within @ms; false if it is still there. */
@@ -273,7 +291,7 @@ static bool fa_reap(pid_t pid, unsigned int ms, int *status)
 		}
 		if (fa_past(end))
 			return false;
-		pt_sleep_ms(2);
+		st_sleep_ms(2);
 	}
 }
 
@@ -304,7 +322,7 @@ static long fa_euid(pid_t pid)
 	long ruid, euid;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (pt_read_small_file(path, buf, sizeof(buf)) < 0)
+	if (st_read_small_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	s = strstr(buf, "\nUid:");
 	if (!s || sscanf(s + 5, "%ld %ld", &ruid, &euid) != 2)
@@ -315,7 +333,7 @@ static long fa_euid(pid_t pid)
 /* Drop to FA_UID when we are root, as a child racing as a plain user. */
 static bool fa_unprivileged(void)
 {
-	return getuid() != 0 || !pt_set_creds(FA_UID, FA_UID, 1);
+	return getuid() != 0 || !st_set_creds(FA_UID, FA_UID, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -397,7 +415,7 @@ static void fa_release(const int *gate, const int *order, int from, int to,
 	for (i = from; i < to; i++) {
 		close(gate[order[i]]);
 		if (!fa_rn(r, 8))
-			pt_sleep_ms(1);
+			st_sleep_ms(1);
 	}
 }
 
@@ -460,7 +478,7 @@ static void __attribute__((noreturn)) fa_wide(const struct fa_tree *tr,
 	/* Without the helper the rest go with our exit, all at once. */
 	if (me < n && fork() == 0) {
 		for (i = 0; i < 2000 && getppid() == root; i++)
-			pt_sleep_ms(1);
+			st_sleep_ms(1);
 		fa_release(gate, order, me, n, r);
 		_exit(0);
 	}
@@ -571,7 +589,7 @@ static bool fa_group_alive(pid_t pgrp, pid_t *who, char *state)
 		if (d->d_name[0] < '1' || d->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
-		if (pt_read_small_file(path, buf, sizeof(buf)) < 0)
+		if (st_read_small_file(path, buf, sizeof(buf)) < 0)
 			continue;
 		/* "pid (comm) S ppid pgrp ...": comm may hold anything */
 		s = strrchr(buf, ')');
@@ -646,7 +664,7 @@ static const char *fa_where_threads(pid_t pid)
 		if (fz_read_stack(path, one, sizeof(one)) < 0)
 			one[0] = '\0';
 		len += snprintf(buf + len, sizeof(buf) - len, "[%d %c: %s] ", tid,
-				pt_proc_state(tid), one);
+				st_proc_state(tid), one);
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
 	}
@@ -660,7 +678,7 @@ static void fa_tree_done(struct fz_tree *tr)
 	uint64_t t0;
 
 	if (tr->trid) {
-		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		t0 = st_now_ns(CLOCK_MONOTONIC);
 		fa_ctl(tr->fd, POSIX_TRACE_IOC_SHUTDOWN, tr->trid);
 		fa_bound(t0, FA_CALL_BOUND_MS, "shutdown of a tree's inherited stream",
 			 tr->variant);
@@ -707,7 +725,7 @@ static bool fa_tree_check(struct fz_tree *tr)
 static void fa_tree_wait(struct fz_tree *tr)
 {
 	while (!fa_tree_check(tr))
-		pt_sleep_ms(10);
+		st_sleep_ms(10);
 	fa_tree_done(tr);
 }
 
@@ -796,7 +814,7 @@ void op_tree(struct fz_thr *t)
 		return;
 	}
 	tr.go = go[0];
-	run.t0 = pt_now_ns(CLOCK_MONOTONIC);
+	run.t0 = st_now_ns(CLOCK_MONOTONIC);
 	tr.deadline = run.t0 + budget * 1000000ULL;
 	/* A chain grows until the run ends, within its budget. */
 	if (fz_end_ns && tr.deadline > fz_end_ns)
@@ -966,7 +984,7 @@ static void fa_lane_put(struct fa_lane *l, uint32_t len)
 	r.event_id = POSIX_TRACE_ID_UNNAMED;
 	r.data_len = len;
 	r.seq = l->seq++;
-	r.timestamp = pt_now_ns(CLOCK_MONOTONIC);
+	r.timestamp = st_now_ns(CLOCK_MONOTONIC);
 	FA_STORE(&l->ctl->inflight_ts, r.timestamp);
 	fa_ring_write(l, l->head + sizeof(r), data, size - sizeof(r));
 	fa_ring_write(l, l->head, &r, sizeof(r));
@@ -1017,7 +1035,7 @@ static uint64_t fa_lie_pos(struct fa_rng *r, const struct fa_lane *l, uint64_t r
 
 static uint64_t fa_lie_ts(struct fa_rng *r)
 {
-	uint64_t now = pt_now_ns(CLOCK_MONOTONIC);
+	uint64_t now = st_now_ns(CLOCK_MONOTONIC);
 
 	switch (fa_rn(r, 8)) {
 	case 0:
@@ -1029,9 +1047,9 @@ static uint64_t fa_lie_ts(struct fa_rng *r)
 	case 3:
 		return now - fa_rn(r, 1000) * 1000000ULL;
 	case 4:
-		return now + (1 + fa_rn(r, 5)) * PT_NSEC_PER_SEC;
+		return now + (1 + fa_rn(r, 5)) * ST_NSEC_PER_SEC;
 	case 5:
-		return now + 3600 * PT_NSEC_PER_SEC;
+		return now + 3600 * ST_NSEC_PER_SEC;
 	case 6:
 		return ~0ULL;
 	default:
@@ -1245,9 +1263,9 @@ static void fa_lanes_flush_self(struct fa_lanes *ls, struct fa_lanes_run *lr)
 	fa_ctl(fd, POSIX_TRACE_IOC_FLUSH, c.trid);	/* UNTIL_FULL may fill */
 	fa_check_tails(ls, tails, lr->variant);
 	lying = fa_liar_start(ls, &th);
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	while (lying && fa_ms_since(t0) < lr->lie_ms) {
-		t1 = pt_now_ns(CLOCK_MONOTONIC);
+		t1 = st_now_ns(CLOCK_MONOTONIC);
 		fa_ctl(fd, fa_rn(&lr->rng, 8) ? POSIX_TRACE_IOC_FLUSH : POSIX_TRACE_IOC_STATUS,
 		       c.trid);
 		fa_bound(t1, FA_CALL_BOUND_MS, "a flush with lying lanes", lr->variant);
@@ -1259,7 +1277,7 @@ static void fa_lanes_flush_self(struct fa_lanes *ls, struct fa_lanes_run *lr)
 	if (lr->end == 2 && ls->n)
 		FA_STORE(&ls->l[0].ctl->head, 0);
 shut:
-	t1 = pt_now_ns(CLOCK_MONOTONIC);
+	t1 = st_now_ns(CLOCK_MONOTONIC);
 	fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, c.trid);
 	fa_bound(t1, FA_CALL_BOUND_MS, "a shutdown with lying lanes", lr->variant);
 	fa_liar_stop(ls, th, &lying);
@@ -1279,7 +1297,7 @@ static void __attribute__((noreturn)) fa_lanes_target(struct fa_lanes *ls,
 	uint32_t trid;
 	int fd = fa_dev();
 
-	if (!pt_wait_fd(go, FZ_STEP_BOUND_MS) || read(go, &trid, sizeof(trid)) != sizeof(trid))
+	if (!st_wait_fd(go, FZ_STEP_BOUND_MS) || read(go, &trid, sizeof(trid)) != sizeof(trid))
 		_exit(0);
 	if (!fa_lanes_open(ls, fd, trid, lr->nlanes))
 		_exit(0);
@@ -1306,7 +1324,7 @@ static void __attribute__((noreturn)) fa_lanes_controller(struct fa_lanes_run *l
 	    fa_ctl(fd, POSIX_TRACE_IOC_START, c.trid) ||
 	    write(go, &c.trid, sizeof(c.trid)) != sizeof(c.trid))
 		_exit(0);
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	while (fa_ms_since(t0) < lr->lie_ms)
 		fa_ctl(fd, POSIX_TRACE_IOC_FLUSH, c.trid);
 	_exit(0);
@@ -1322,7 +1340,7 @@ static void fa_wait_exit(pid_t pid, unsigned int ms, const char *what, int varia
 		return;
 	}
 	fz_bad("seed %llu: %s %d has not exited after %u ms (state %c, variant %d; %s)",
-	       (unsigned long long)fz_seed, what, (int)pid, ms, pt_proc_state(pid), variant,
+	       (unsigned long long)fz_seed, what, (int)pid, ms, st_proc_state(pid), variant,
 	       fa_where_threads(pid));
 	fa_kill_reap(pid);
 }
@@ -1410,27 +1428,27 @@ static void fa_lanes_read_once(struct fa_lanes_run *lr, trace_id_t trid, int fd,
 			       bool may_block)
 {
 	struct posix_trace_status_info st;
-	struct pt_ev ev;
-	uint64_t t0 = pt_now_ns(CLOCK_MONOTONIC);
+	struct st_ev ev;
+	uint64_t t0 = st_now_ns(CLOCK_MONOTONIC);
 	int n;
 
 	fz_in_lib = 1;
 	switch (fa_rn(&lr->rng, 4)) {
 	case 0:
 		for (n = 1 + fa_rn(&lr->rng, 20); n > 0; n--)
-			if (pt_try(trid, &ev) || ev.unavailable)
+			if (st_try(trid, &ev) || ev.unavailable)
 				break;
 		break;
 	case 1:
-		pt_timed_ms(trid, &ev, 1 + fa_rn(&lr->rng, 20));
+		st_timed_ms(trid, &ev, 1 + fa_rn(&lr->rng, 20));
 		break;
 	case 2:
 		/* An event in the kernel's lane: getnext must come back. */
 		if (may_block && !fa_event(fd, trid, 8)) {
-			pt_get(trid, &ev);
+			st_get(trid, &ev);
 			break;
 		}
-		pt_try(trid, &ev);
+		st_try(trid, &ev);
 		break;
 	default:
 		posix_trace_get_status(trid, &st);
@@ -1461,7 +1479,7 @@ static int fa_lib_create(pid_t pid, const struct fa_spec *sp, trace_id_t *trid)
 
 static void fa_lib_shutdown(const struct fa_lanes_run *lr, trace_id_t trid)
 {
-	uint64_t t0 = pt_now_ns(CLOCK_MONOTONIC);
+	uint64_t t0 = st_now_ns(CLOCK_MONOTONIC);
 
 	fz_in_lib = 1;
 	posix_trace_shutdown(trid);
@@ -1487,7 +1505,7 @@ static void fa_lanes_read_self(struct fa_lanes *ls, struct fa_lanes_run *lr)
 		fa_lanes_fill(ls, &lr->rng);
 		lying = fa_liar_start(ls, &th);
 	}
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	while (lying && fa_ms_since(t0) < lr->lie_ms)
 		fa_lanes_read_once(lr, trid, fd, may_block);
 	if (lr->end != 1)
@@ -1520,7 +1538,7 @@ static void fa_lanes_read_cross(struct fa_lanes *ls, struct fa_lanes_run *lr)
 	id = (uint32_t)trid;
 	if (write(go[1], &id, sizeof(id)) != sizeof(id))
 		goto out;
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	while (fa_ms_since(t0) < lr->lie_ms) {
 		fa_lanes_read_once(lr, trid, -1, false);
 		/* Lanes of a process that is gone are read as well. */
@@ -1658,7 +1676,7 @@ static pid_t fa_drainer(int rfd, int wfd, unsigned int delay_ms)
 	if (pid)
 		return pid;
 	close(wfd);
-	pt_sleep_ms(delay_ms);
+	st_sleep_ms(delay_ms);
 	while (read(rfd, buf, sizeof(buf)) > 0)
 		;
 	_exit(0);
@@ -1743,7 +1761,7 @@ static void fa_where_module(void)
 			continue;
 		if (!strstr(buf, "posix_trace") && !strstr(buf, "pipe_write"))
 			continue;
-		fprintf(stderr, "# where %d %c: %s\n", pid, pt_proc_state(pid), buf);
+		fprintf(stderr, "# where %d %c: %s\n", pid, st_proc_state(pid), buf);
 		shown++;
 	}
 	if (d)
@@ -1756,7 +1774,7 @@ static void fa_setid_judge(const struct fa_setid *s, pid_t ctl, int variant)
 
 	if (!fa_reap(ctl, FA_BLOCK_BOUND_MS, &status)) {
 		fz_bad("seed %llu: a create racing an exec has not returned after %d ms (state %c, variant %d; %s)",
-		       (unsigned long long)fz_seed, FA_BLOCK_BOUND_MS, pt_proc_state(ctl),
+		       (unsigned long long)fz_seed, FA_BLOCK_BOUND_MS, st_proc_state(ctl),
 		       variant, fa_where(ctl));
 		fa_where_module();
 		fa_kill_reap(ctl);
@@ -2029,11 +2047,11 @@ static int fa_map_op(struct fz_thr *t, struct fz_map *m, int *code)
  */
 static bool fa_maps_line_stream(const char *line)
 {
-	size_t n = strlen(line), d = strlen(PT_DEVICE);
+	size_t n = strlen(line), d = strlen(ST_DEVICE);
 	const char *s = line;
 	int i;
 
-	if (n <= d || strcmp(line + n - d, PT_DEVICE) || line[n - d - 1] != ' ')
+	if (n <= d || strcmp(line + n - d, ST_DEVICE) || line[n - d - 1] != ' ')
 		return false;
 	for (i = 0; i < 2; i++) {
 		s = strchr(s, ' ');
@@ -2087,7 +2105,7 @@ static void fa_fork_check(const char *what)
 		return;
 	if (!fa_reap(pid, FZ_STEP_BOUND_MS / 2, &status)) {
 		fz_bad("seed %llu: a forked child has not exited after %d ms (state %c)",
-		       (unsigned long long)fz_seed, FZ_STEP_BOUND_MS / 2, pt_proc_state(pid));
+		       (unsigned long long)fz_seed, FZ_STEP_BOUND_MS / 2, st_proc_state(pid));
 		fa_kill_reap(pid);
 		return;
 	}
@@ -2260,7 +2278,7 @@ static void __attribute__((noreturn)) fa_reader(int fd, bool slow)
 
 	while (read(fd, buf, sizeof(buf)) > 0)
 		if (slow)
-			pt_sleep_ms(50);
+			st_sleep_ms(50);
 	_exit(0);
 }
 
@@ -2288,7 +2306,7 @@ static int fa_fifo_writer(const char *path)
 		if (fd < 0 && errno != ENXIO)
 			break;
 		if (fd < 0)
-			pt_sleep_ms(5);
+			st_sleep_ms(5);
 	}
 	if (fd >= 0)
 		fcntl(fd, F_SETFL, O_WRONLY);
@@ -2415,12 +2433,12 @@ static void fa_block_self(struct fa_sink *k, struct fa_block *b)
 	fa_ctl(fd, POSIX_TRACE_IOC_START, c.trid);
 	fa_sink_block(k);
 	fa_block_fill(fd, c.trid, b);
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	if (b->op == BLOCK_FLUSH) {
 		fa_ctl(fd, POSIX_TRACE_IOC_FLUSH, c.trid);
 		fa_blocked(t0, "a flush to a blocked log", b->variant);
 		fa_sink_close(k);
-		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		t0 = st_now_ns(CLOCK_MONOTONIC);
 		fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, c.trid);
 		fa_bound(t0, FA_CALL_BOUND_MS, "a shutdown once the log failed", b->variant);
 	} else {
@@ -2456,7 +2474,7 @@ static void __attribute__((noreturn)) fa_block_controller(struct fa_block *b, in
 		_exit(0);
 	fa_block_fill(fd, c.trid, b);
 	if (flushing && !pthread_create(&th, NULL, fa_flush_thread, &c.trid))
-		pt_sleep_ms(20);
+		st_sleep_ms(20);
 	_exit(0);
 }
 
@@ -2484,7 +2502,7 @@ static void fa_block_exit(struct fa_sink *k, struct fa_block *b, bool flushing)
 		go_given = true;
 	}
 	close(go[1]);
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	/* One that never got the go is killed (see op_setid()). */
 	if (ctl > 0 && !go_given)
 		fa_kill_reap(ctl);

@@ -383,7 +383,7 @@ static void fz_fill_valid(struct fz_thr *t, int c, unsigned char *buf,
 			  uint32_t trid)
 {
 	unsigned char *scratch = t->scratch;
-	uint64_t now = pt_now_ns(CLOCK_REALTIME);
+	uint64_t now = st_now_ns(CLOCK_REALTIME);
 
 	switch (fz_cmds[c].cmd) {
 	case POSIX_TRACE_IOC_CREATE: {
@@ -648,7 +648,7 @@ static void op_ioctl(struct fz_thr *t)
 
 		if (!(w->flags & ~POSIX_TRACE_WAIT_TIMEOUT)) {
 			w->flags |= POSIX_TRACE_WAIT_TIMEOUT;
-			if (w->abstime > pt_now_ns(CLOCK_REALTIME) + 50000000ULL)
+			if (w->abstime > st_now_ns(CLOCK_REALTIME) + 50000000ULL)
 				w->abstime = 0;
 		}
 	}
@@ -764,7 +764,7 @@ static void op_open(struct fz_thr *t)
 	int i = rn(t, FZ_FDS), fd, err;
 
 	t->op = "open";
-	fd = open(PT_DEVICE, modes[rn(t, 4)] | O_CLOEXEC);
+	fd = open(ST_DEVICE, modes[rn(t, 4)] | O_CLOEXEC);
 	err = fz_err(fd);
 	pthread_mutex_lock(&p->lock);
 	if (fd >= 0) {
@@ -843,7 +843,7 @@ static void fz_scribble(struct fz_thr *t, struct fz_map *m)
 			r->event_id = (uint32_t)interesting64(t);
 			r->data_len = (uint32_t)interesting64(t);
 			r->seq = interesting64(t);
-			r->timestamp = pt_now_ns(CLOCK_MONOTONIC) + rn(t, 3) - 1;
+			r->timestamp = st_now_ns(CLOCK_MONOTONIC) + rn(t, 3) - 1;
 		}
 		ctl->head = interesting64(t);
 		ctl->oldest = rn(t, 2) ? 0 : interesting64(t);
@@ -1106,7 +1106,7 @@ static int fz_log_fd(struct fz_thr *t, int *keep)
 	case 4:
 		return open("/dev/null", O_WRONLY | O_CLOEXEC);
 	default:
-		return rn(t, 2) ? -1 : open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+		return rn(t, 2) ? -1 : open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	}
 }
 
@@ -1128,7 +1128,7 @@ static void fz_lib_created(struct fz_thr *t, trace_id_t trid, bool log, int keep
 /* Read a shut-down stream's log back with posix_trace_open(). */
 static int fz_log_read_back(struct fz_thr *t, int fd)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	trace_id_t trid;
 	int ret, i;
 
@@ -1137,7 +1137,7 @@ static int fz_log_read_back(struct fz_thr *t, int fd)
 	if (ret)
 		return ret;
 	for (i = 0; i < 50; i++) {
-		ret = pt_try(trid, &ev);
+		ret = st_try(trid, &ev);
 		if (ret || ev.unavailable)
 			break;
 	}
@@ -1180,7 +1180,7 @@ static void op_lib(struct fz_thr *t)
 	trace_event_set_t set;
 	trace_event_id_t id;
 	trace_attr_t a;
-	struct pt_ev ev;
+	struct st_ev ev;
 	char name[TRACE_EVENT_NAME_MAX + 8];
 	int what = rn(t, 20), ret = 0, fd, keep, unav;
 
@@ -1244,14 +1244,14 @@ static void op_lib(struct fz_thr *t)
 	case 11:
 		t->op = "posix_trace_trygetnext_event";
 		for (unav = 1 + rn(t, 20); unav > 0 && !ret; unav--) {
-			ret = pt_try(trid, &ev);
+			ret = st_try(trid, &ev);
 			if (ev.unavailable)
 				break;
 		}
 		break;
 	case 12:
 		t->op = "posix_trace_timedgetnext_event";
-		ret = pt_timed_ms(trid, &ev, rn(t, 20));
+		ret = st_timed_ms(trid, &ev, rn(t, 20));
 		if (ret == ETIMEDOUT)
 			ret = 0;
 		break;
@@ -1404,7 +1404,7 @@ static void op_fork(struct fz_thr *t)
 	}
 	pthread_mutex_unlock(&p->lock);
 	/* Deterministic mode: nothing of the child runs beside us. */
-	if (pid > 0 && p->det && !pt_wait_fd(park[0], FZ_STEP_BOUND_MS))
+	if (pid > 0 && p->det && !st_wait_fd(park[0], FZ_STEP_BOUND_MS))
 		fz_bad("seed %llu: forked child did not park", (unsigned long long)fz_seed);
 	if (pid > 0 && p->det && read(park[0], &c, 1) != 1)
 		fz_bad("seed %llu: forked child died before parking", (unsigned long long)fz_seed);
@@ -1475,7 +1475,7 @@ static void op_exec(struct fz_thr *t)
 	if (pid == 0) {
 		struct posix_trace_create c = { .size = sizeof(c), .stream_policy = 1 };
 		struct posix_trace_ctl ctl = { .size = sizeof(ctl) };
-		int fd = open(PT_DEVICE, O_RDWR);
+		int fd = open(ST_DEVICE, O_RDWR);
 
 		if (how > 0 && ioctl(fd, POSIX_TRACE_IOC_CREATE, &c) == 0) {
 			ctl.trid = c.trid;
@@ -1596,7 +1596,7 @@ static void fz_step(struct fz_thr *t)
 			r -= fz_weight(k);
 	} while (!(fz_ops_mask & (1UL << k)));
 	t->step++;
-	atomic_store(&t->busy_since, pt_now_ns(CLOCK_MONOTONIC));
+	atomic_store(&t->busy_since, st_now_ns(CLOCK_MONOTONIC));
 	fz_kinds[k].fn(t);
 	atomic_store(&t->busy_since, 0);
 	atomic_fetch_add(&sh->steps, 1);
@@ -1625,7 +1625,7 @@ static void *fz_thread_main(void *arg)
 	fz_self = t;
 	atomic_store(&t->tid, (int)syscall(SYS_gettid));
 	while (!atomic_load(&sh->stop)) {
-		if (run->end_ns && pt_now_ns(CLOCK_MONOTONIC) >= run->end_ns)
+		if (run->end_ns && st_now_ns(CLOCK_MONOTONIC) >= run->end_ns)
 			break;
 		if (run->steps && t->step >= run->steps)
 			break;
@@ -1639,7 +1639,7 @@ static void *fz_thread_main(void *arg)
  */
 ssize_t fz_read_stack(const char *path, char *buf, size_t size)
 {
-	ssize_t i, n = pt_read_small_file(path, buf, size);
+	ssize_t i, n = st_read_small_file(path, buf, size);
 
 	for (i = 0; i < n; i++)
 		if (buf[i] == '\n')
@@ -1665,10 +1665,10 @@ static void *fz_watchdog_main(void *arg)
 	int i;
 
 	while (!atomic_load(&run->done)) {
-		pt_sleep_ms(100);
+		st_sleep_ms(100);
 		for (i = 0; i < run->nthr; i++) {
 			since = atomic_load(&run->thr[i].busy_since);
-			now = pt_now_ns(CLOCK_MONOTONIC);
+			now = st_now_ns(CLOCK_MONOTONIC);
 			if (since && now > since &&
 			    now - since > FZ_WATCHDOG_MS * 1000000ULL) {
 				fz_bad("seed %llu: process %d thread %d step %ld (%s, last note %d) hangs for %llu ms; %s",
@@ -1689,7 +1689,7 @@ static void *fz_watchdog_main(void *arg)
 static void fz_proc_cleanup(struct fz_proc *p)
 {
 	struct posix_trace_ctl ctl = { .size = sizeof(ctl) };
-	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), i, status;
+	int fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC), i, status;
 
 	fa_proc_cleanup(p);
 	while (p->nkids)
@@ -1736,7 +1736,7 @@ static uint64_t fz_proc_run(int idx, int nthr, bool det, uint64_t end_ns, long s
 	p->det = det;
 	p->lib_ok = true;
 	for (i = 0; i < FZ_FDS; i++)
-		p->fds[i] = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+		p->fds[i] = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	run.p = p;
 	run.thr = calloc(nthr, sizeof(*run.thr));
 	run.nthr = nthr;
@@ -1800,9 +1800,9 @@ static int fz_reap(uint64_t end_ns)
 			fz_check_status("process", pid, status);
 			continue;
 		}
-		if (pt_now_ns(CLOCK_MONOTONIC) >= end_ns)
+		if (st_now_ns(CLOCK_MONOTONIC) >= end_ns)
 			return ++left;
-		pt_sleep_ms(50);
+		st_sleep_ms(50);
 	}
 }
 
@@ -1825,7 +1825,7 @@ static void fz_setup_shared(void)
 	fz_trace_env = (int)env_long("FUZZ_TRACE", 0, 0, 2);
 	fz_trace = fz_trace_env == 1;
 	if (!getenv("FUZZ_SEED") || !*getenv("FUZZ_SEED"))
-		fz_seed = pt_now_ns(CLOCK_REALTIME) % 1000000000000ULL;
+		fz_seed = st_now_ns(CLOCK_REALTIME) % 1000000000000ULL;
 	/* Log pipes whose reader went away. */
 	signal(SIGPIPE, SIG_IGN);
 	fa_init();
@@ -1837,9 +1837,9 @@ FIXTURE(fuzz) {
 
 FIXTURE_SETUP(fuzz)
 {
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	fz_setup_shared();
-	ASSERT_EQ(0, pt_stats(&self->base));
+	ASSERT_EQ(0, st_stats(&self->base));
 	/* Orphans of killed children come back to us. */
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
 }
@@ -1862,7 +1862,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	long secs = env_long("FUZZ_SECONDS", FZ_DEFAULT_SECONDS, 1, 7000);
 	int procs = env_long("FUZZ_PROCS", FZ_DEFAULT_PROCS, 1, FZ_MAX_PROCS);
 	int thr = env_long("FUZZ_THREADS", FZ_DEFAULT_THREADS, 1, FZ_MAX_THREADS);
-	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) + secs * PT_NSEC_PER_SEC;
+	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + secs * ST_NSEC_PER_SEC;
 	pid_t workers[FZ_MAX_PROCS];
 	struct posix_trace_stats st;
 	unsigned int waited;
@@ -1918,7 +1918,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	EXPECT_EQ(0, atomic_load(&sh->bad)) {
 		TH_LOG("seed %llu: %s", (unsigned long long)fz_seed, sh->why);
 	}
-	EXPECT_TRUE(pt_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited)) {
+	EXPECT_TRUE(st_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited)) {
 		TH_LOG("seed %llu: after %u ms: streams %u (active %u), procs %u, attaches %u, writers %u, mappings %u, maps %u, users %u",
 		       (unsigned long long)fz_seed, waited, st.streams, st.active_streams,
 		       st.procs, st.attaches, st.writers, st.mappings, st.maps, st.users);
@@ -1991,11 +1991,11 @@ TEST_F_TIMEOUT(fuzz, one_seed_twice_gives_the_same_results, 600)
 	sh->det_run = 1;
 	d1 = fz_det_run(_metadata, steps);
 	/* The same starting point: the module's counts (and limits). */
-	EXPECT_TRUE(pt_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited));
+	EXPECT_TRUE(st_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited));
 	sh->det_run = 2;
 	d2 = fz_det_run(_metadata, steps);
 	sh->det_run = 0;
-	EXPECT_TRUE(pt_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited));
+	EXPECT_TRUE(st_stats_settle(&self->base, &st, FZ_SETTLE_MS, &waited));
 	TH_LOG("seed %llu: %ld steps, digests %016llx %016llx",
 	       (unsigned long long)fz_seed, steps, (unsigned long long)d1,
 	       (unsigned long long)d2);

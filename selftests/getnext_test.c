@@ -19,7 +19,7 @@ struct reader {
 	pid_t tid;
 	atomic_int ready;
 	int ret;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int efd;
 	bool started;
 };
@@ -28,7 +28,7 @@ FIXTURE(getnext) {
 	trace_id_t trid;
 	trace_id_t trid2;
 	struct reader rd[2];
-	struct pt_agent child;
+	struct st_agent child;
 };
 
 FIXTURE_SETUP(getnext)
@@ -37,9 +37,9 @@ FIXTURE_SETUP(getnext)
 	self->child.fd = -1;
 	self->rd[0].efd = -1;
 	self->rd[1].efd = -1;
-	PT_REQUIRE_MODULE();
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ST_REQUIRE_MODULE();
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 }
 
 FIXTURE_TEARDOWN(getnext)
@@ -49,20 +49,20 @@ FIXTURE_TEARDOWN(getnext)
 		posix_trace_shutdown(self->trid);
 	if (self->trid2 > 0)
 		posix_trace_shutdown(self->trid2);
-	pt_agent_kill(&self->child);
+	st_agent_kill(&self->child);
 }
 
 static void *reader_fn(void *p)
 {
 	struct reader *r = p;
 
-	r->tid = pt_gettid();
+	r->tid = st_gettid();
 	atomic_store(&r->ready, 1);
 	if (r->mode == R_GET)
-		r->ret = pt_get(r->trid, &r->ev);
+		r->ret = st_get(r->trid, &r->ev);
 	else
-		r->ret = pt_timed(r->trid, &r->ev, &r->abstime);
-	pt_efd_signal(r->efd);
+		r->ret = st_timed(r->trid, &r->ev, &r->abstime);
+	st_efd_signal(r->efd);
 	return NULL;
 }
 
@@ -71,7 +71,7 @@ static int reader_start(struct reader *r, trace_id_t trid, enum rmode mode,
 {
 	r->trid = trid;
 	r->mode = mode;
-	r->abstime = pt_ns_ts(pt_realtime_ns() +
+	r->abstime = st_ns_ts(st_realtime_ns() +
 			      (uint64_t)timeout_ms * 1000000ULL);
 	atomic_store(&r->ready, 0);
 	r->ret = -1;
@@ -89,12 +89,12 @@ static int reader_start(struct reader *r, trace_id_t trid, enum rmode mode,
 /* The reader is asleep in the call and has not returned. */
 static bool reader_blocked(struct reader *r)
 {
-	return pt_wait_sleeping(r->tid, 3000) && !pt_wait_fd(r->efd, 20);
+	return st_wait_sleeping(r->tid, 3000) && !st_wait_fd(r->efd, 20);
 }
 
 static bool reader_done(struct reader *r, int timeout_ms)
 {
-	if (!pt_wait_fd(r->efd, timeout_ms))
+	if (!st_wait_fd(r->efd, timeout_ms))
 		return false;
 	pthread_join(r->th, NULL);
 	r->started = false;
@@ -122,7 +122,7 @@ TEST_F(getnext, getnext_blocks_on_never_started_stream_until_start)
 {
 	struct reader *r = &self->rd[0];
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
 	ASSERT_EQ(0, reader_start(r, self->trid2, R_GET, 0));
 	ASSERT_TRUE(reader_blocked(r));
 	ASSERT_EQ(0, posix_trace_start(self->trid2));
@@ -135,10 +135,10 @@ TEST_F(getnext, getnext_blocks_on_never_started_stream_until_start)
 TEST_F(getnext, getnext_blocks_on_stopped_stream)
 {
 	struct reader *r = &self->rd[0];
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(POSIX_TRACE_STOP, ev.info.posix_event_id);
 	ASSERT_EQ(0, reader_start(r, self->trid, R_GET, 0));
 	ASSERT_TRUE(reader_blocked(r));
@@ -157,15 +157,15 @@ static void interrupt_reader(struct __test_metadata *_metadata,
 			     int sa_flags)
 {
 	struct reader *r = &self->rd[0];
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i;
 
-	ASSERT_EQ(0, pt_catch(SIGUSR1, sa_flags));
+	ASSERT_EQ(0, st_catch(SIGUSR1, sa_flags));
 	ASSERT_EQ(0, reader_start(r, self->trid, mode, 60000));
 	ASSERT_TRUE(reader_blocked(r));
 	for (i = 0; i < 50; i++) {
 		ASSERT_EQ(0, pthread_kill(r->th, SIGUSR1));
-		if (pt_wait_fd(r->efd, 100))
+		if (st_wait_fd(r->efd, 100))
 			break;
 	}
 	ASSERT_LT(i, 50) TH_LOG("the reader was not interrupted");
@@ -174,11 +174,11 @@ static void interrupt_reader(struct __test_metadata *_metadata,
 
 	/* Nothing was consumed; the stream works as before. */
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "after", 5);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(5u, ev.len);
 	ASSERT_EQ(0, memcmp("after", ev.data, 5));
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -232,37 +232,37 @@ TEST_F(getnext, shutdown_wakes_blocked_readers_in_two_threads_with_einval)
  */
 TEST_F(getnext, alternating_streams_in_one_thread_then_shutdown_is_einval)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint32_t i, a = 0, b = 0;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	for (i = 0; i < 40; i++)
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
 	for (i = 0; i < 80; i++) {
 		trace_id_t t = i % 2 ? self->trid2 : self->trid;
 		uint32_t *next = i % 2 ? &b : &a, v;
 
-		ASSERT_EQ(0, pt_try(t, &ev));
+		ASSERT_EQ(0, st_try(t, &ev));
 		ASSERT_EQ(0, ev.unavailable);
 		ASSERT_EQ(sizeof(v), ev.len);
 		memcpy(&v, ev.data, sizeof(v));
 		EXPECT_EQ(*next, v);
 		(*next)++;
 	}
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	EXPECT_EQ(1, ev.unavailable);
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
-	EXPECT_EQ(EINVAL, pt_try(self->trid, &ev));
-	EXPECT_EQ(EINVAL, pt_get(self->trid, &ev));
-	EXPECT_EQ(EINVAL, pt_timed_ms(self->trid, &ev, 10));
+	EXPECT_EQ(EINVAL, st_try(self->trid, &ev));
+	EXPECT_EQ(EINVAL, st_get(self->trid, &ev));
+	EXPECT_EQ(EINVAL, st_timed_ms(self->trid, &ev, 10));
 	self->trid = 0;
 	/* The other stream, read last before the shutdown of the first. */
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid2));
-	EXPECT_EQ(EINVAL, pt_try(self->trid2, &ev));
+	EXPECT_EQ(EINVAL, st_try(self->trid2, &ev));
 	self->trid2 = 0;
 }
 
@@ -270,29 +270,29 @@ TEST_F(getnext, alternating_streams_in_one_thread_then_shutdown_is_einval)
 TEST_F(getnext, timedgetnext_with_past_deadline_on_empty_stream_is_etimedout)
 {
 	struct timespec epoch = { 0, 0 };
-	struct timespec past = pt_ns_ts(pt_realtime_ns() - PT_NSEC_PER_SEC);
-	struct pt_ev ev;
+	struct timespec past = st_ns_ts(st_realtime_ns() - ST_NSEC_PER_SEC);
+	struct st_ev ev;
 	uint64_t t0;
 
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(ETIMEDOUT, pt_timed(self->trid, &ev, &epoch));
-	ASSERT_EQ(ETIMEDOUT, pt_timed(self->trid, &ev, &past));
+	t0 = st_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(ETIMEDOUT, st_timed(self->trid, &ev, &epoch));
+	ASSERT_EQ(ETIMEDOUT, st_timed(self->trid, &ev, &past));
 	/* "Expires at once": allow generous emulation overhead. */
-	ASSERT_LT(pt_now_ns(CLOCK_MONOTONIC) - t0, 500000000ULL);
+	ASSERT_LT(st_now_ns(CLOCK_MONOTONIC) - t0, 500000000ULL);
 }
 
 /* REQ: TGETNEXT-1 TGETNEXT-2 TGETNEXT-3 RULE-12 RULE-91 */
 TEST_F(getnext, timedgetnext_waits_until_the_realtime_deadline)
 {
-	uint64_t deadline = pt_realtime_ns() + 200000000ULL, now, t0;
-	struct timespec abs = pt_ns_ts(deadline);
-	struct pt_ev ev;
+	uint64_t deadline = st_realtime_ns() + 200000000ULL, now, t0;
+	struct timespec abs = st_ns_ts(deadline);
+	struct st_ev ev;
 
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(ETIMEDOUT, pt_timed(self->trid, &ev, &abs));
-	now = pt_realtime_ns();
+	t0 = st_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(ETIMEDOUT, st_timed(self->trid, &ev, &abs));
+	now = st_realtime_ns();
 	ASSERT_GE(now, deadline);
-	ASSERT_LT(pt_now_ns(CLOCK_MONOTONIC) - t0, 3 * PT_NSEC_PER_SEC);
+	ASSERT_LT(st_now_ns(CLOCK_MONOTONIC) - t0, 3 * ST_NSEC_PER_SEC);
 }
 
 /* REQ: TGETNEXT-1 RULE-91 (EINVAL: abstime invalid and must wait) */
@@ -301,17 +301,17 @@ TEST_F(getnext, timedgetnext_invalid_nsec_on_empty_stream_is_einval)
 	struct timespec bad[] = {
 		{ .tv_sec = 0, .tv_nsec = -1 },
 		{ .tv_sec = 0, .tv_nsec = 1000000000L },
-		{ .tv_sec = (time_t)(pt_realtime_ns() / PT_NSEC_PER_SEC) + 60,
+		{ .tv_sec = (time_t)(st_realtime_ns() / ST_NSEC_PER_SEC) + 60,
 		  .tv_nsec = LONG_MAX },
 	};
-	struct pt_ev ev;
+	struct st_ev ev;
 	unsigned int i;
 
-	pt_watchdog(5);
+	st_watchdog(5);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		long nsec = bad[i].tv_nsec;
 
-		EXPECT_EQ(EINVAL, pt_timed(self->trid, &ev, &bad[i]))
+		EXPECT_EQ(EINVAL, st_timed(self->trid, &ev, &bad[i]))
 			TH_LOG("tv_nsec %ld", nsec);
 	}
 	alarm(0);
@@ -322,15 +322,15 @@ TEST_F(getnext, timedgetnext_invalid_abstime_with_event_available_succeeds)
 {
 	struct timespec bad = { .tv_sec = 0, .tv_nsec = -1 };
 	struct timespec past = { 0, 0 };
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "a", 1);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "b", 1);
-	ASSERT_EQ(0, pt_timed(self->trid, &ev, &bad));
+	ASSERT_EQ(0, st_timed(self->trid, &ev, &bad));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(0, memcmp("a", ev.data, 1));
 	/* A deadline in the past does not time out with an event there. */
-	ASSERT_EQ(0, pt_timed(self->trid, &ev, &past));
+	ASSERT_EQ(0, st_timed(self->trid, &ev, &past));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(0, memcmp("b", ev.data, 1));
 }
@@ -343,33 +343,33 @@ TEST_F(getnext, timedgetnext_returns_event_recorded_before_deadline)
 
 	ASSERT_EQ(0, reader_start(r, self->trid, R_TIMED, 20000));
 	ASSERT_TRUE(reader_blocked(r));
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "t", 1);
 	ASSERT_TRUE(reader_done(r, 5000));
 	ASSERT_EQ(0, r->ret);
 	ASSERT_EQ(0, r->ev.unavailable);
-	ASSERT_LT(pt_now_ns(CLOCK_MONOTONIC) - t0, 5 * PT_NSEC_PER_SEC);
+	ASSERT_LT(st_now_ns(CLOCK_MONOTONIC) - t0, 5 * ST_NSEC_PER_SEC);
 }
 
 /* REQ: TRYGET-1 TRYGET-2 RULE-92 GETNEXT-C7 */
 TEST_F(getnext, trygetnext_on_empty_stream_returns_unavailable_at_once)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint64_t t0;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &self->trid2));
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &self->trid2));
+	t0 = st_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_NE(0, ev.unavailable);
-	ASSERT_LT(pt_now_ns(CLOCK_MONOTONIC) - t0, 500000000ULL);
+	ASSERT_LT(st_now_ns(CLOCK_MONOTONIC) - t0, 500000000ULL);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "y", 1);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(0, memcmp("y", ev.data, 1));
 	/* Consumed: not reported again. */
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -429,8 +429,8 @@ TEST_F(getnext, truncated_read_takes_precedence_over_truncated_record)
 	int unav;
 
 	memset(big, 0x3c, sizeof(big));
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 16, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 16, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, big, sizeof(big));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, big, sizeof(big));
 	ASSERT_EQ(0, posix_trace_trygetnext_event(self->trid2, &info, data, 8,
@@ -449,25 +449,25 @@ TEST_F(getnext, truncated_read_takes_precedence_over_truncated_record)
 TEST_F(getnext, events_come_oldest_first_with_increasing_timestamps)
 {
 	uint64_t before[100], after[100], prev = 0;
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint32_t i, v;
 
 	for (i = 0; i < 100; i++) {
-		before[i] = pt_realtime_ns();
+		before[i] = st_realtime_ns();
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
-		after[i] = pt_realtime_ns();
+		after[i] = st_realtime_ns();
 	}
 	for (i = 0; i < 100; i++) {
 		uint64_t ts;
 
-		ASSERT_EQ(0, pt_get(self->trid, &ev));
+		ASSERT_EQ(0, st_get(self->trid, &ev));
 		ASSERT_EQ(0, ev.unavailable);
 		memcpy(&v, ev.data, sizeof(v));
 		ASSERT_EQ(i, v);
-		ts = pt_ts_ns(&ev.info.posix_timestamp);
+		ts = st_ts_ns(&ev.info.posix_timestamp);
 		ASSERT_GE(ts, prev);
-		ASSERT_GE(ts + PT_TS_SLACK_NS, before[i]);
-		ASSERT_LE(ts, after[i] + PT_TS_SLACK_NS);
+		ASSERT_GE(ts + ST_TS_SLACK_NS, before[i]);
+		ASSERT_LE(ts, after[i] + ST_TS_SLACK_NS);
 		prev = ts;
 	}
 }
@@ -489,14 +489,14 @@ static void *pingpong_fn(void *p)
 	uint32_t r, v;
 	uint64_t tok;
 
-	pp->err = pt_pin_nth_cpu(pp->cpu_nth, NULL);
+	pp->err = st_pin_nth_cpu(pp->cpu_nth, NULL);
 	for (r = 0; r < PP_ROUNDS; r++) {
 		/* Strict alternation: wait for the peer's (or main's) turn. */
 		if (read(pp->my_efd, &tok, sizeof(tok)) != sizeof(tok))
 			pp->err = errno;
 		v = 2 * r + (pp->first ? 0 : 1);
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &v, sizeof(v));
-		pt_efd_signal(pp->peer_efd);
+		st_efd_signal(pp->peer_efd);
 	}
 	return NULL;
 }
@@ -509,10 +509,10 @@ TEST_F(getnext, events_from_two_cpus_are_merged_in_generation_order)
 	uint64_t prev_ts = 0;
 	uint32_t expect = 0, v;
 	pthread_t ta, tb;
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	if (pt_nr_allowed_cpus() < 2)
-		PT_SKIP("needs two CPUs");
+	if (st_nr_allowed_cpus() < 2)
+		ST_SKIP("needs two CPUs");
 	a.my_efd = eventfd(0, EFD_CLOEXEC);
 	b.my_efd = eventfd(0, EFD_CLOEXEC);
 	ASSERT_GE(a.my_efd, 0);
@@ -522,7 +522,7 @@ TEST_F(getnext, events_from_two_cpus_are_merged_in_generation_order)
 	ASSERT_EQ(0, pthread_create(&ta, NULL, pingpong_fn, &a));
 	ASSERT_EQ(0, pthread_create(&tb, NULL, pingpong_fn, &b));
 	/* Kick the first thread. */
-	pt_efd_signal(a.my_efd);
+	st_efd_signal(a.my_efd);
 	pthread_join(ta, NULL);
 	pthread_join(tb, NULL);
 	ASSERT_EQ(0, a.err);
@@ -531,29 +531,29 @@ TEST_F(getnext, events_from_two_cpus_are_merged_in_generation_order)
 	for (expect = 0; expect < 2 * PP_ROUNDS; expect++) {
 		uint64_t ts;
 
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		ASSERT_EQ(0, ev.unavailable) TH_LOG("event %u missing", expect);
 		memcpy(&v, ev.data, sizeof(v));
-		ts = pt_ts_ns(&ev.info.posix_timestamp);
+		ts = st_ts_ns(&ev.info.posix_timestamp);
 		if (v != expect) {
 			/* Only events with equal timestamps may swap. */
-			struct pt_ev ev2;
+			struct st_ev ev2;
 			uint32_t v2;
 
 			ASSERT_EQ(expect + 1, v) TH_LOG("got %u, want %u", v,
 							expect);
-			ASSERT_EQ(0, pt_try(self->trid, &ev2));
+			ASSERT_EQ(0, st_try(self->trid, &ev2));
 			ASSERT_EQ(0, ev2.unavailable);
 			memcpy(&v2, ev2.data, sizeof(v2));
 			ASSERT_EQ(expect, v2);
-			ASSERT_EQ(ts, pt_ts_ns(&ev2.info.posix_timestamp))
+			ASSERT_EQ(ts, st_ts_ns(&ev2.info.posix_timestamp))
 				TH_LOG("events %u and %u out of order", v2, v);
 			expect++;
 		}
 		ASSERT_GE(ts, prev_ts);
 		prev_ts = ts;
 	}
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 	close(a.my_efd);
 	close(b.my_efd);
@@ -574,11 +574,11 @@ struct multi_reader {
 static void *multi_read(void *p)
 {
 	struct multi_reader *m = p;
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint32_t v;
 
 	for (;;) {
-		m->last_ret = pt_timed_ms(m->trid, &ev, 20000);
+		m->last_ret = st_timed_ms(m->trid, &ev, 20000);
 		if (m->last_ret)
 			return NULL;
 		memcpy(&v, ev.data, sizeof(v));
@@ -608,12 +608,12 @@ TEST_F(getnext, each_event_goes_to_exactly_one_of_two_readers)
 	}
 	for (i = 0; i < MR_EVENTS; i++)
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
-	end = pt_now_ns(CLOCK_MONOTONIC) + 10 * PT_NSEC_PER_SEC;
+	end = st_now_ns(CLOCK_MONOTONIC) + 10 * ST_NSEC_PER_SEC;
 	while (atomic_load(&total) < MR_EVENTS &&
-	       pt_now_ns(CLOCK_MONOTONIC) < end)
-		pt_sleep_ms(1);
+	       st_now_ns(CLOCK_MONOTONIC) < end)
+		st_sleep_ms(1);
 	/* Give a duplicate delivery a chance to show, then stop. */
-	pt_sleep_ms(20);
+	st_sleep_ms(20);
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
 	for (k = 0; k < 2; k++) {
@@ -642,9 +642,9 @@ static void *cancel_reader(void *p)
 {
 	struct reader *r = p;
 
-	r->tid = pt_gettid();
+	r->tid = st_gettid();
 	atomic_store(&r->ready, 1);
-	r->ret = pt_get(r->trid, &r->ev);
+	r->ret = st_get(r->trid, &r->ev);
 	return NULL;
 }
 
@@ -653,7 +653,7 @@ TEST_F(getnext, blocked_getnext_is_a_cancellation_point_and_loses_nothing)
 {
 	struct reader *r = &self->rd[0];
 	struct timespec deadline;
-	struct pt_ev ev;
+	struct st_ev ev;
 	void *res = NULL;
 
 	r->trid = self->trid;
@@ -662,15 +662,15 @@ TEST_F(getnext, blocked_getnext_is_a_cancellation_point_and_loses_nothing)
 	ASSERT_EQ(0, pthread_create(&r->th, NULL, cancel_reader, r));
 	while (!atomic_load(&r->ready))
 		sched_yield();
-	ASSERT_TRUE(pt_wait_sleeping(r->tid, 3000));
+	ASSERT_TRUE(st_wait_sleeping(r->tid, 3000));
 	ASSERT_EQ(0, pthread_cancel(r->th));
-	deadline = pt_ns_ts(pt_realtime_ns() + 5 * PT_NSEC_PER_SEC);
+	deadline = st_ns_ts(st_realtime_ns() + 5 * ST_NSEC_PER_SEC);
 	ASSERT_EQ(0, pthread_timedjoin_np(r->th, &res, &deadline))
 		TH_LOG("blocked getnext was not cancelled");
 	ASSERT_EQ(PTHREAD_CANCELED, res);
 
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "c", 1);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(0, memcmp("c", ev.data, 1));
 }
@@ -686,20 +686,20 @@ TEST_F(getnext, controller_reads_events_of_traced_child)
 	char name[TRACE_EVENT_NAME_MAX + 1];
 	trace_event_id_t id;
 	pthread_t child_thread;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int cpid, i;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_op(&self->child, PTA_GETPID, 0, 0, 0, &cpid));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
-	ASSERT_EQ(0, pt_agent_eventid_open(&self->child, "child-ev", &id));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_op(&self->child, STA_GETPID, 0, 0, 0, &cpid));
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_agent_eventid_open(&self->child, "child-ev", &id));
 
 	/* A reader blocked in the controller is woken by the child. */
 	ASSERT_EQ(0, reader_start(r, self->trid2, R_GET, 0));
 	ASSERT_TRUE(reader_blocked(r));
-	ASSERT_EQ(0, pt_agent_event(&self->child, id, 0, &child_thread));
+	ASSERT_EQ(0, st_agent_event(&self->child, id, 0, &child_thread));
 	ASSERT_TRUE(reader_done(r, 5000));
 	ASSERT_EQ(0, r->ret);
 	ev = r->ev;
@@ -707,9 +707,9 @@ TEST_F(getnext, controller_reads_events_of_traced_child)
 		char want[16];
 
 		if (i > 0) {
-			ASSERT_EQ(0, pt_agent_event(&self->child, id, i,
+			ASSERT_EQ(0, st_agent_event(&self->child, id, i,
 						    NULL));
-			ASSERT_EQ(0, pt_try(self->trid2, &ev));
+			ASSERT_EQ(0, st_try(self->trid2, &ev));
 			ASSERT_EQ(0, ev.unavailable);
 		}
 		snprintf(want, sizeof(want), "ev%d", i);
@@ -724,7 +724,7 @@ TEST_F(getnext, controller_reads_events_of_traced_child)
 	ASSERT_STREQ("child-ev", name);
 	/* The controller's own events do not go to the child's stream. */
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "ctl", 3);
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -733,48 +733,48 @@ TEST_F(getnext, events_of_exited_traced_child_remain_readable)
 {
 	struct posix_trace_status_info st;
 	trace_event_id_t id = POSIX_TRACE_UNNAMED_USEREVENT;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int cpid, i;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_op(&self->child, PTA_GETPID, 0, 0, 0, &cpid));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_op(&self->child, STA_GETPID, 0, 0, 0, &cpid));
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, pt_agent_event(&self->child, id, i, NULL));
+		ASSERT_EQ(0, st_agent_event(&self->child, id, i, NULL));
 	}
-	pt_agent_kill(&self->child);
+	st_agent_kill(&self->child);
 
 	ASSERT_EQ(0, posix_trace_get_status(self->trid2, &st));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, pt_try(self->trid2, &ev));
+		ASSERT_EQ(0, st_try(self->trid2, &ev));
 		ASSERT_EQ(0, ev.unavailable);
 		ASSERT_EQ(cpid, ev.info.posix_pid);
 	}
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_NE(0, ev.unavailable);
 	/* The stream itself is still usable. */
 	ASSERT_EQ(0, posix_trace_stop(self->trid2));
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(POSIX_TRACE_STOP, ev.info.posix_event_id);
 }
 
 /* REQ: MODEL-40 RULE-71 INHERIT-2 (CLOSE_FOR_CHILD: child not traced) */
 TEST_F(getnext, child_of_traced_process_is_not_traced_by_close_for_child_stream)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	/* The fixture's running stream traces this process; fork now. */
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_event(&self->child,
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_event(&self->child,
 				    POSIX_TRACE_UNNAMED_USEREVENT, 0, NULL));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "parent", 6);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(getpid(), ev.info.posix_pid);
 	ASSERT_EQ(6u, ev.len);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -782,31 +782,31 @@ TEST_F(getnext, child_of_traced_process_is_not_traced_by_close_for_child_stream)
 TEST_F(getnext, child_forked_from_untraced_library_user_is_traceable)
 {
 	trace_event_id_t id;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int cpid;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	/* Not traced any more, but the library has been used. */
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
 	ASSERT_EQ(0, posix_trace_eventid_open("pre-fork", &id));
 	posix_trace_event(id, "x", 1);
 
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_op(&self->child, PTA_GETPID, 0, 0, 0, &cpid));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
-	ASSERT_EQ(0, pt_agent_event(&self->child,
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_op(&self->child, STA_GETPID, 0, 0, 0, &cpid));
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_agent_event(&self->child,
 				    POSIX_TRACE_UNNAMED_USEREVENT, 0, NULL));
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(0, ev.unavailable) TH_LOG("child's event not recorded");
 	ASSERT_EQ(cpid, ev.info.posix_pid);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 	ASSERT_EQ(0, memcmp("ev0", ev.data, 3));
 
 	/* 5.17: the child got a copy of its parent's name -> id mapping. */
-	ASSERT_EQ(0, pt_agent_event(&self->child, id, 1, NULL));
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_agent_event(&self->child, id, 1, NULL));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_EQ(0, ev.unavailable)
 		TH_LOG("event with the id inherited over fork not recorded");
 	ASSERT_EQ(id, ev.info.posix_event_id);
@@ -821,7 +821,7 @@ TEST_F(getnext, clear_does_not_wake_a_blocked_reader)
 	ASSERT_EQ(0, reader_start(r, self->trid, R_GET, 0));
 	ASSERT_TRUE(reader_blocked(r));
 	ASSERT_EQ(0, posix_trace_clear(self->trid));
-	ASSERT_FALSE(pt_wait_fd(r->efd, 100)) TH_LOG("woken by clear: %d",
+	ASSERT_FALSE(st_wait_fd(r->efd, 100)) TH_LOG("woken by clear: %d",
 						     r->ret);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "post", 4);
 	ASSERT_TRUE(reader_done(r, 5000));
@@ -844,15 +844,15 @@ struct storm {
 static void *storm_reader(void *p)
 {
 	struct storm *st = p;
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint32_t v;
 	int ret;
 
-	st->tid = pt_gettid();
+	st->tid = st_gettid();
 	atomic_store(&st->ready, 1);
 	while (st->next < STORM_EVENTS) {
-		ret = (st->next & 1) ? pt_get(st->trid, &ev) :
-				       pt_timed_ms(st->trid, &ev, 30000);
+		ret = (st->next & 1) ? st_get(st->trid, &ev) :
+				       st_timed_ms(st->trid, &ev, 30000);
 		if (ret == EINTR) {
 			st->eintr++;
 			continue;
@@ -893,18 +893,18 @@ TEST_F(getnext, signals_during_concurrent_reading_lose_no_event)
 	uint64_t end;
 
 	memset(&st, 0, sizeof(st));
-	ASSERT_EQ(0, pt_catch(SIGUSR1, 0));
+	ASSERT_EQ(0, st_catch(SIGUSR1, 0));
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
-	ASSERT_EQ(0, pt_create(0, 1 << 20, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 1 << 20, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	st.trid = self->trid2;
 	ASSERT_EQ(0, pthread_create(&rd, NULL, storm_reader, &st));
 	while (!atomic_load(&st.ready))
 		sched_yield();
 	ASSERT_EQ(0, pthread_create(&wr, NULL, storm_writer, &st));
-	end = pt_now_ns(CLOCK_MONOTONIC) + 25 * PT_NSEC_PER_SEC;
-	while (!atomic_load(&st.done) && pt_now_ns(CLOCK_MONOTONIC) < end) {
+	end = st_now_ns(CLOCK_MONOTONIC) + 25 * ST_NSEC_PER_SEC;
+	while (!atomic_load(&st.done) && st_now_ns(CLOCK_MONOTONIC) < end) {
 		pthread_kill(rd, SIGUSR1);
 		sched_yield();
 	}
@@ -924,15 +924,15 @@ TEST_F(getnext, traced_child_exit_does_not_wake_or_invalidate_reader)
 	struct posix_trace_status_info st;
 	int cpid;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(&self->child));
-	ASSERT_EQ(0, pt_agent_op(&self->child, PTA_GETPID, 0, 0, 0, &cpid));
-	ASSERT_EQ(0, pt_create(cpid, 65536, 0, 0, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(&self->child));
+	ASSERT_EQ(0, st_agent_op(&self->child, STA_GETPID, 0, 0, 0, &cpid));
+	ASSERT_EQ(0, st_create(cpid, 65536, 0, 0, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	ASSERT_EQ(0, reader_start(r, self->trid2, R_TIMED, 60000));
 	ASSERT_TRUE(reader_blocked(r));
-	pt_agent_kill(&self->child);
-	ASSERT_FALSE(pt_wait_fd(r->efd, 200)) TH_LOG("woken with %d", r->ret);
+	st_agent_kill(&self->child);
+	ASSERT_FALSE(st_wait_fd(r->efd, 200)) TH_LOG("woken with %d", r->ret);
 	ASSERT_EQ(0, posix_trace_get_status(self->trid2, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
 	ASSERT_EQ(0, posix_trace_stop(self->trid2));
@@ -945,9 +945,9 @@ static void *cancel_timed_reader(void *p)
 {
 	struct reader *r = p;
 
-	r->tid = pt_gettid();
+	r->tid = st_gettid();
 	atomic_store(&r->ready, 1);
-	r->ret = pt_timed_ms(r->trid, &r->ev, 60000);
+	r->ret = st_timed_ms(r->trid, &r->ev, 60000);
 	return NULL;
 }
 
@@ -956,7 +956,7 @@ TEST_F(getnext, blocked_timedgetnext_is_a_cancellation_point)
 {
 	struct reader *r = &self->rd[0];
 	struct timespec deadline;
-	struct pt_ev ev;
+	struct st_ev ev;
 	void *res = NULL;
 
 	r->trid = self->trid;
@@ -964,13 +964,13 @@ TEST_F(getnext, blocked_timedgetnext_is_a_cancellation_point)
 	ASSERT_EQ(0, pthread_create(&r->th, NULL, cancel_timed_reader, r));
 	while (!atomic_load(&r->ready))
 		sched_yield();
-	ASSERT_TRUE(pt_wait_sleeping(r->tid, 3000));
+	ASSERT_TRUE(st_wait_sleeping(r->tid, 3000));
 	ASSERT_EQ(0, pthread_cancel(r->th));
-	deadline = pt_ns_ts(pt_realtime_ns() + 5 * PT_NSEC_PER_SEC);
+	deadline = st_ns_ts(st_realtime_ns() + 5 * ST_NSEC_PER_SEC);
 	ASSERT_EQ(0, pthread_timedjoin_np(r->th, &res, &deadline));
 	ASSERT_EQ(PTHREAD_CANCELED, res);
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "k", 1);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 }
 
@@ -982,14 +982,14 @@ TEST_F(getnext, timedgetnext_with_negative_seconds_times_out_at_once)
 		{ .tv_sec = -1000000, .tv_nsec = 999999999 },
 		{ .tv_sec = LONG_MIN, .tv_nsec = 0 },
 	};
-	struct pt_ev ev;
+	struct st_ev ev;
 	unsigned int i;
 
-	pt_watchdog(5);
+	st_watchdog(5);
 	for (i = 0; i < sizeof(neg) / sizeof(neg[0]); i++) {
 		long sec = (long)neg[i].tv_sec;
 
-		EXPECT_EQ(ETIMEDOUT, pt_timed(self->trid, &ev, &neg[i]))
+		EXPECT_EQ(ETIMEDOUT, st_timed(self->trid, &ev, &neg[i]))
 			TH_LOG("tv_sec %ld", sec);
 	}
 	alarm(0);

@@ -15,21 +15,22 @@
  * reader checks: tests/unit/test_lanes.c, test_writer_signals.c.
  */
 #include "pt_selftest.h"
-#include "pt_lane.h"
+#include "st_lane.h"
 
 #include <dlfcn.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 
 #define U		POSIX_TRACE_UNNAMED_USEREVENT
 #define HL_FILTERED	(U + 7)		/* the type the controller filters out */
 #define HL_NOBODY	65534
 #define HL_MAGIC	0x484c5431u
-#define HL_REC		ROUND8(REC_HDR + sizeof(struct hl_pay))
+#define HL_REC		ST_ROUND8(ST_REC_HDR + sizeof(struct hl_pay))
 #define HL_WAIT_MS	20000
 /* A read returns within its deadline plus the in-flight bound twice
  * (libtrace/inflight.c: 2 s) and slack for a loaded VM. */
-#define HL_READ_MAX_NS	(5 * PT_NSEC_PER_SEC)
+#define HL_READ_MAX_NS	(5 * ST_NSEC_PER_SEC)
 #define DRAIN_CALLS	100000
 /* Tags of the payloads: honest events, forged records the stream would
  * have taken (they may pass), and forged records it would not have. */
@@ -62,8 +63,8 @@ FIXTURE(hostile) {
 
 FIXTURE_SETUP(hostile)
 {
-	PT_REQUIRE_MODULE();
-	self->x = shared_area(4096);
+	ST_REQUIRE_MODULE();
+	self->x = st_shared_area(4096);
 	ASSERT_NE(NULL, self->x);
 }
 
@@ -86,10 +87,10 @@ FIXTURE_TEARDOWN(hostile)
 /* Wait until *@v >= @want; false after HL_WAIT_MS. */
 static bool hl_wait(atomic_int *v, int want)
 {
-	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) + HL_WAIT_MS * 1000000ULL;
+	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + HL_WAIT_MS * 1000000ULL;
 
 	while (atomic_load(v) < want) {
-		if (pt_now_ns(CLOCK_MONOTONIC) > end)
+		if (st_now_ns(CLOCK_MONOTONIC) > end)
 			return false;
 		usleep(200);
 	}
@@ -104,8 +105,8 @@ static void hl_event(uint32_t tag)
 }
 
 /* A record a writer might have written, at @pos of lane @l. */
-static void hl_put(const struct lane *l, uint64_t pos, uint32_t id, uint64_t ts,
-		   uint32_t tag)
+static void hl_put(const struct st_lane *l, uint64_t pos, uint32_t id,
+		   uint64_t ts, uint32_t tag)
 {
 	uint8_t buf[HL_REC];
 	struct hl_pay p = { .magic = HL_MAGIC, .tag = tag };
@@ -116,14 +117,14 @@ static void hl_put(const struct lane *l, uint64_t pos, uint32_t id, uint64_t ts,
 
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, &rec, sizeof(rec));
-	memcpy(buf + REC_HDR, &p, sizeof(p));
-	lane_put(l, pos, buf, sizeof(buf));
+	memcpy(buf + ST_REC_HDR, &p, sizeof(p));
+	st_lane_put(l, pos, buf, sizeof(buf));
 }
 
 /* Forge a record at the lane's head and commit it. */
-static void hl_forge(const struct lane *l, uint32_t id, uint64_t ts, uint32_t tag)
+static void hl_forge(const struct st_lane *l, uint32_t id, uint64_t ts, uint32_t tag)
 {
-	uint64_t head = lane_head(l);
+	uint64_t head = st_lane_head(l);
 
 	hl_put(l, head, id, ts, tag);
 	__atomic_store_n(&l->ctl->head, head + HL_REC, __ATOMIC_RELEASE);
@@ -141,8 +142,8 @@ static pid_t hl_fork(struct hl *x, int (*fn)(struct hl *))
 	pid = fork();
 	if (pid)
 		return pid;
-	no_core_dumps();
-	if (geteuid() == 0 && pt_set_creds(HL_NOBODY, HL_NOBODY, 1))
+	st_no_core_dumps();
+	if (geteuid() == 0 && st_set_creds(HL_NOBODY, HL_NOBODY, 1))
 		_exit(150);
 	atomic_store(&x->ready, 1);
 	if (!hl_wait(&x->go, 1))
@@ -157,18 +158,18 @@ static void hl_start(struct __test_metadata *_metadata, FIXTURE_DATA(hostile) *s
 {
 	trace_event_set_t set;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	self->child = hl_fork(self->x, fn);
 	ASSERT_GT(self->child, 0);
 	ASSERT_TRUE(hl_wait(&self->x->ready, 1));
-	ASSERT_EQ(0, pt_create(self->child, size, policy, 64, &self->trid));
+	ASSERT_EQ(0, st_create(self->child, size, policy, 64, &self->trid));
 	if (filter) {
 		ASSERT_EQ(0, posix_trace_eventset_empty(&set));
 		ASSERT_EQ(0, posix_trace_eventset_add(HL_FILTERED, &set));
 		ASSERT_EQ(0, posix_trace_set_filter(self->trid, &set,
 						    POSIX_TRACE_SET_EVENTSET));
 	}
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	atomic_store(&self->x->go, 1);
 }
 
@@ -184,7 +185,7 @@ static int hl_child_exit(FIXTURE_DATA(hostile) *self)
 	int code;
 
 	atomic_store(&self->x->stop, 1);
-	code = wait_child(self->child);
+	code = st_wait_child(self->child);
 	self->child = -1;
 	return code;
 }
@@ -201,7 +202,7 @@ struct hl_seen {
 	char first_bad[128];
 };
 
-static void hl_count(struct hl_seen *s, const struct pt_ev *ev, pid_t child)
+static void hl_count(struct hl_seen *s, const struct st_ev *ev, pid_t child)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 	struct hl_pay p = { 0 };
@@ -224,7 +225,7 @@ static void hl_count(struct hl_seen *s, const struct pt_ev *ev, pid_t child)
 	}
 	if (id < U) {
 		if (!s->bad++)
-			snprintf(s->first_bad, sizeof(s->first_bad), "%s", ev_desc(ev));
+			snprintf(s->first_bad, sizeof(s->first_bad), "%s", st_ev_desc(ev));
 		return;
 	}
 	s->bad_pid += !mine;
@@ -244,13 +245,13 @@ static void hl_count(struct hl_seen *s, const struct pt_ev *ev, pid_t child)
 /* trygetnext until "unavailable", at most DRAIN_CALLS calls. */
 static int hl_drain(trace_id_t trid, pid_t child, struct hl_seen *s)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	while (s->calls < DRAIN_CALLS) {
 		s->calls++;
-		ret = pt_try(trid, &ev);
+		ret = st_try(trid, &ev);
 		if (ret)
 			return ret;
 		if (ev.unavailable) {
@@ -288,12 +289,12 @@ static const struct { int64_t oldest, head; } hl_grid[] = {
 /* Step 2k + 1: case k; step 2k + 2: the head moves on 3 S. */
 static int hl_grid_child(struct hl *x)
 {
-	struct lane l;
+	struct st_lane l;
 	uint64_t s, base, o, ts;
 	int k;
 
 	hl_event(T_HONEST);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
 	s = l.size;
 	atomic_store(&x->done, 1);
@@ -302,7 +303,7 @@ static int hl_grid_child(struct hl *x)
 			return 161;
 		base = 4 * s * (uint64_t)(k + 1);
 		o = base + s + (uint64_t)hl_grid[k].oldest;
-		ts = pt_now_ns(CLOCK_MONOTONIC);
+		ts = st_now_ns(CLOCK_MONOTONIC);
 		/* Two records that look right from the claimed oldest on. */
 		hl_put(&l, o, U, ts, T_MAY + (uint32_t)k);
 		hl_put(&l, o + HL_REC, U, ts, T_MAY + (uint32_t)k);
@@ -374,9 +375,9 @@ static void hl_unfill(struct hl_fill *f)
 /* Is the page after the reader's mapping of the lane the guard? */
 static bool hl_guarded(const struct hl_fill *f)
 {
-	struct lane l;
+	struct st_lane l;
 
-	return find_the_lane(&l) && l.ring + l.size == (const uint8_t *)f->guard;
+	return st_find_the_lane(&l) && l.ring + l.size == (const uint8_t *)f->guard;
 }
 
 /* REQ: 5.24 (a traced process cannot crash its controller) */
@@ -384,7 +385,7 @@ TEST_F_TIMEOUT(hostile, a_lane_position_off_the_8_byte_grid_never_crashes_its_co
 {
 	struct hl_fill fill;
 	struct hl_seen s;
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint64_t t;
 	int k;
 
@@ -407,9 +408,9 @@ TEST_F_TIMEOUT(hostile, a_lane_position_off_the_8_byte_grid_never_crashes_its_co
 		EXPECT_EQ(0, s.bad_pid) HL_LOG(&s);
 	}
 	/* Nothing is left that looks like data: a timed read times out. */
-	t = pt_now_ns(CLOCK_MONOTONIC);
-	EXPECT_EQ(ETIMEDOUT, pt_timed_ms(self->trid, &ev, 100)) TH_LOG("%s", ev_desc(&ev));
-	EXPECT_GT(HL_READ_MAX_NS, pt_now_ns(CLOCK_MONOTONIC) - t);
+	t = st_now_ns(CLOCK_MONOTONIC);
+	EXPECT_EQ(ETIMEDOUT, st_timed_ms(self->trid, &ev, 100)) TH_LOG("%s", st_ev_desc(&ev));
+	EXPECT_GT(HL_READ_MAX_NS, st_now_ns(CLOCK_MONOTONIC) - t);
 	EXPECT_EQ(0, hl_child_exit(self));
 	munmap(fill.guard, 4096);
 }
@@ -422,24 +423,24 @@ TEST_F_TIMEOUT(hostile, a_lane_position_off_the_8_byte_grid_never_crashes_its_co
 
 static int hl_filter_child(struct hl *x)
 {
-	struct lane l;
+	struct st_lane l;
 	uint64_t before;
 	uint32_t i;
 
 	for (i = 0; i < 5; i++)
 		hl_event(T_HONEST + i);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
 	for (i = 0; i < HL_FORGED; i++)
-		hl_forge(&l, i % 2 ? HL_FILTERED : U, pt_now_ns(CLOCK_MONOTONIC),
+		hl_forge(&l, i % 2 ? HL_FILTERED : U, st_now_ns(CLOCK_MONOTONIC),
 			 (i % 2 ? T_NEVER : T_MAY) + i);
 	/* A time before the controller filters U + 8 out too. */
-	before = pt_now_ns(CLOCK_MONOTONIC);
+	before = st_now_ns(CLOCK_MONOTONIC);
 	atomic_store(&x->done, 1);
 	if (!hl_wait(&x->step, 2))
 		return 161;
 	hl_forge(&l, HL_FILTERED + 1, before, T_MAY + 100);
-	hl_forge(&l, HL_FILTERED + 1, pt_now_ns(CLOCK_MONOTONIC), T_NEVER + 100);
+	hl_forge(&l, HL_FILTERED + 1, st_now_ns(CLOCK_MONOTONIC), T_NEVER + 100);
 	atomic_store(&x->done, 2);
 	return hl_wait(&x->stop, 1) ? 0 : 162;
 }
@@ -479,23 +480,23 @@ TEST_F(hostile, records_of_filtered_types_forged_into_a_lane_are_not_delivered)
 static int hl_stop_child(struct hl *x)
 {
 	uint64_t t_run, t_stopped;
-	struct lane l;
+	struct st_lane l;
 	uint32_t i;
 
 	for (i = 0; i < 3; i++)
 		hl_event(T_HONEST + i);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
-	t_run = pt_now_ns(CLOCK_MONOTONIC);
+	t_run = st_now_ns(CLOCK_MONOTONIC);
 	atomic_store(&x->done, 1);
 	/* The controller stopped the stream. */
 	if (!hl_wait(&x->step, 2))
 		return 161;
 	for (i = 0; i < 5; i++)
-		hl_forge(&l, U, pt_now_ns(CLOCK_MONOTONIC), T_NEVER + i);
+		hl_forge(&l, U, st_now_ns(CLOCK_MONOTONIC), T_NEVER + i);
 	for (i = 0; i < 2; i++)
 		hl_forge(&l, U, t_run, T_MAY + i);	/* late, from the run */
-	t_stopped = pt_now_ns(CLOCK_MONOTONIC);
+	t_stopped = st_now_ns(CLOCK_MONOTONIC);
 	atomic_store(&x->done, 2);
 	/* The controller started it again. */
 	if (!hl_wait(&x->step, 3))
@@ -503,7 +504,7 @@ static int hl_stop_child(struct hl *x)
 	for (i = 0; i < 3; i++)
 		hl_forge(&l, U, t_stopped, T_NEVER + 10 + i);
 	for (i = 0; i < 2; i++)
-		hl_forge(&l, U, pt_now_ns(CLOCK_MONOTONIC), T_MAY + 10 + i);
+		hl_forge(&l, U, st_now_ns(CLOCK_MONOTONIC), T_MAY + 10 + i);
 	atomic_store(&x->done, 3);
 	return hl_wait(&x->stop, 1) ? 0 : 163;
 }
@@ -545,13 +546,13 @@ TEST_F(hostile, records_forged_into_a_lane_while_the_stream_is_stopped_are_not_d
  * record the reader would read was lost, at a time of its choosing. */
 static int hl_claim_child(struct hl *x)
 {
-	struct lane l;
+	struct st_lane l;
 	uint64_t tail;
 	int k;
 
 	for (k = 0; k < 2 * HL_CLAIMS + 10; k++)
 		hl_event(T_HONEST + (uint32_t)k);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
 	atomic_store(&x->done, 1);
 	for (k = 0; k < HL_CLAIMS; k++) {
@@ -571,8 +572,8 @@ static int hl_claim_child(struct hl *x)
 TEST_F(hostile, a_lane_cannot_make_its_controller_report_losses_at_will)
 {
 	struct hl_seen s, all = { 0 };
-	uint64_t t0 = pt_now_ns(CLOCK_MONOTONIC);
-	struct pt_ev ev;
+	uint64_t t0 = st_now_ns(CLOCK_MONOTONIC);
+	struct st_ev ev;
 	int k;
 
 	hl_start(_metadata, self, hl_claim_child, 65536, POSIX_TRACE_LOOP, false);
@@ -580,7 +581,7 @@ TEST_F(hostile, a_lane_cannot_make_its_controller_report_losses_at_will)
 	for (k = 0; k < HL_CLAIMS; k++) {
 		ASSERT_TRUE(hl_step(self->x, k + 2));
 		memset(&s, 0, sizeof(s));
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		if (!ev.unavailable)
 			hl_count(&s, &ev, self->child);
 		all.overflow += s.overflow;
@@ -597,7 +598,7 @@ TEST_F(hostile, a_lane_cannot_make_its_controller_report_losses_at_will)
 	EXPECT_EQ(0, all.overflow) HL_LOG(&all);
 	EXPECT_EQ(0, all.resume) HL_LOG(&all);
 	/* One ERROR a second at most, with the writer's pid. */
-	EXPECT_GE(1 + (int)((pt_now_ns(CLOCK_MONOTONIC) - t0) / PT_NSEC_PER_SEC),
+	EXPECT_GE(1 + (int)((st_now_ns(CLOCK_MONOTONIC) - t0) / ST_NSEC_PER_SEC),
 		  all.error) HL_LOG(&all);
 	EXPECT_EQ(0, all.bad_pid + all.bad) HL_LOG(&all);
 	EXPECT_EQ(0, hl_child_exit(self));
@@ -617,23 +618,23 @@ static int hl_lap_child(struct hl *x)
 /* REQ: RULE-8 RULE-9 RULE-17 */
 TEST_F(hostile, a_real_loss_of_a_lane_is_reported_once_with_the_writer_pid)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	int calls, overflow = 0, resume = 0, user = 0;
 
 	hl_start(_metadata, self, hl_lap_child, 65536, POSIX_TRACE_LOOP, false);
 	ASSERT_TRUE(hl_wait(&self->x->done, 1));
 	for (calls = 0; calls < DRAIN_CALLS; calls++) {
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		if (ev.unavailable)
 			break;
-		if (pt_is(&ev, POSIX_TRACE_OVERFLOW) || pt_is(&ev, POSIX_TRACE_RESUME)) {
-			overflow += pt_is(&ev, POSIX_TRACE_OVERFLOW);
-			resume += pt_is(&ev, POSIX_TRACE_RESUME);
+		if (st_is(&ev, POSIX_TRACE_OVERFLOW) || st_is(&ev, POSIX_TRACE_RESUME)) {
+			overflow += st_is(&ev, POSIX_TRACE_OVERFLOW);
+			resume += st_is(&ev, POSIX_TRACE_RESUME);
 			/* Today's reader: pid 0. */
-			EXPECT_EQ(self->child, ev.info.posix_pid) TH_LOG("%s", ev_desc(&ev));
+			EXPECT_EQ(self->child, ev.info.posix_pid) TH_LOG("%s", st_ev_desc(&ev));
 			continue;
 		}
-		ASSERT_TRUE(pt_is(&ev, U)) TH_LOG("%s", ev_desc(&ev));
+		ASSERT_TRUE(st_is(&ev, U)) TH_LOG("%s", st_ev_desc(&ev));
 		user++;
 	}
 	EXPECT_EQ(1, overflow);
@@ -646,7 +647,7 @@ TEST_F(hostile, a_real_loss_of_a_lane_is_reported_once_with_the_writer_pid)
 /* 5. A forger rewriting its lane over time (fuzz)                     */
 /* ------------------------------------------------------------------ */
 
-#define HL_FUZZ_NS	(5 * PT_NSEC_PER_SEC)
+#define HL_FUZZ_NS	(5 * ST_NSEC_PER_SEC)
 #define HL_RUN_MS	100		/* the controller stops and starts */
 #define HL_WINDOWS	128
 #define HL_READ_MS	100
@@ -660,7 +661,7 @@ static uint64_t hl_rand(uint64_t *s)
 }
 
 /* Near the reader's position, often off the 8-byte grid. */
-static uint64_t hl_fuzz_pos(const struct lane *l, uint64_t r)
+static uint64_t hl_fuzz_pos(const struct st_lane *l, uint64_t r)
 {
 	uint64_t tail = __atomic_load_n(&l->ctl->tail, __ATOMIC_ACQUIRE);
 
@@ -679,16 +680,16 @@ static uint64_t hl_fuzz_pos(const struct lane *l, uint64_t r)
 }
 
 /* One hostile step on lane @l. */
-static void hl_fuzz_step(const struct lane *l, uint64_t *seed)
+static void hl_fuzz_step(const struct st_lane *l, uint64_t *seed)
 {
-	uint64_t r = hl_rand(seed), now = pt_now_ns(CLOCK_MONOTONIC);
+	uint64_t r = hl_rand(seed), now = st_now_ns(CLOCK_MONOTONIC);
 	uint64_t ts = now - (r >> 16) % 50000000u;
 	uint32_t id = r & 16 ? HL_FILTERED : U;
 
 	switch (r % 8) {
 	case 0:
 	case 1:
-		hl_forge(l, id, r % 11 ? ts : now + PT_NSEC_PER_SEC,
+		hl_forge(l, id, r % 11 ? ts : now + ST_NSEC_PER_SEC,
 			 id == HL_FILTERED ? T_NEVER : T_MAY);
 		break;
 	case 2:
@@ -733,11 +734,11 @@ static void *hl_honest(void *p)
 static int hl_fuzz_child(struct hl *x)
 {
 	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid(), steps = 0;
-	struct lane l;
+	struct st_lane l;
 	pthread_t th;
 
 	hl_event(T_HONEST);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
 	if (pthread_create(&th, NULL, hl_honest, x))
 		return 161;
@@ -757,17 +758,17 @@ struct hl_runs {
 	int n;
 };
 
-static void hl_runs_note(struct hl_runs *w, const struct pt_ev *ev)
+static void hl_runs_note(struct hl_runs *w, const struct st_ev *ev)
 {
-	uint64_t ts = pt_ts_ns(&ev->info.posix_timestamp);
+	uint64_t ts = st_ts_ns(&ev->info.posix_timestamp);
 
-	if (pt_is(ev, POSIX_TRACE_START) && w->n < HL_WINDOWS)
+	if (st_is(ev, POSIX_TRACE_START) && w->n < HL_WINDOWS)
 		w->on[w->n++] = ts;
-	else if (pt_is(ev, POSIX_TRACE_STOP) && w->n)
+	else if (st_is(ev, POSIX_TRACE_STOP) && w->n)
 		w->off[w->n - 1] = ts;
 }
 
-/* Was the stream running at @ts, give or take PT_TS_SLACK_NS at a STOP
+/* Was the stream running at @ts, give or take ST_TS_SLACK_NS at a STOP
  * (a record stamped just after it, read before it was visible, is taken
  * as the kernel's own lanes may take one racing a stop)? */
 static bool hl_runs_has(const struct hl_runs *w, uint64_t ts)
@@ -775,7 +776,7 @@ static bool hl_runs_has(const struct hl_runs *w, uint64_t ts)
 	int k;
 
 	for (k = 0; k < w->n; k++) {
-		if (ts >= w->on[k] && (!w->off[k] || ts < w->off[k] + PT_TS_SLACK_NS))
+		if (ts >= w->on[k] && (!w->off[k] || ts < w->off[k] + ST_TS_SLACK_NS))
 			return true;
 	}
 	return false;
@@ -788,21 +789,21 @@ TEST_F_TIMEOUT(hostile, a_forger_rewriting_its_lane_over_time_gets_nothing_throu
 	uint64_t t0, last, t, call, slowest = 0, user_ts[4096];
 	int nuser = 0, outside = 0, k, ret, running = 1;
 	struct hl_seen s = { 0 };
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	hl_start(_metadata, self, hl_fuzz_child, 16384, POSIX_TRACE_LOOP, true);
 	runs.on[0] = 0;		/* the skipped START: running from the start */
 	ASSERT_TRUE(hl_wait(&self->x->done, 1));
-	t0 = last = pt_now_ns(CLOCK_MONOTONIC);
-	while ((t = pt_now_ns(CLOCK_MONOTONIC)) - t0 < HL_FUZZ_NS) {
+	t0 = last = st_now_ns(CLOCK_MONOTONIC);
+	while ((t = st_now_ns(CLOCK_MONOTONIC)) - t0 < HL_FUZZ_NS) {
 		if (t - last >= HL_RUN_MS * 1000000ULL) {
 			ASSERT_EQ(0, running ? posix_trace_stop(self->trid) :
 					       posix_trace_start(self->trid));
 			running = !running;
 			last = t;
 		}
-		ret = pt_timed_ms(self->trid, &ev, HL_READ_MS);
-		call = pt_now_ns(CLOCK_MONOTONIC) - t;
+		ret = st_timed_ms(self->trid, &ev, HL_READ_MS);
+		call = st_now_ns(CLOCK_MONOTONIC) - t;
 		if (call > slowest)
 			slowest = call;
 		if (ret == ETIMEDOUT)
@@ -811,7 +812,7 @@ TEST_F_TIMEOUT(hostile, a_forger_rewriting_its_lane_over_time_gets_nothing_throu
 		hl_runs_note(&runs, &ev);
 		hl_count(&s, &ev, self->child);
 		if (ev.info.posix_event_id >= U && nuser < 4096)
-			user_ts[nuser++] = pt_ts_ns(&ev.info.posix_timestamp);
+			user_ts[nuser++] = st_ts_ns(&ev.info.posix_timestamp);
 	}
 	TH_LOG("%d windows; slowest read %llu ms", runs.n,
 	       (unsigned long long)(slowest / 1000000));
@@ -856,7 +857,7 @@ static void fk_handler(int sig)
 TEST_F_TIMEOUT(hostile, fork_in_a_handler_that_interrupted_a_lane_write_leaves_a_working_child, 120)
 {
 	struct itimerval it = { { 0, 700 }, { 0, 700 } }, off = { { 0, 0 }, { 0, 0 } };
-	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) + 60 * PT_NSEC_PER_SEC;
+	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + 60 * ST_NSEC_PER_SEC;
 	struct sigaction sa;
 	uint8_t data[2048];
 	int i, code, bad = 0;
@@ -864,15 +865,15 @@ TEST_F_TIMEOUT(hostile, fork_in_a_handler_that_interrupted_a_lane_write_leaves_a
 	/* Long writes, and a timer of user time: the signal comes while the
 	 * library runs, mostly in the middle of a lane write. */
 	memset(data, 'x', sizeof(data));
-	ASSERT_EQ(0, pt_create(0, 1 << 20, POSIX_TRACE_LOOP, 4096, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(0, 1 << 20, POSIX_TRACE_LOOP, 4096, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fk_handler;
 	sa.sa_flags = SA_RESTART;
 	ASSERT_EQ(0, sigaction(SIGVTALRM, &sa, NULL));
-	no_core_dumps();
+	st_no_core_dumps();
 	ASSERT_EQ(0, setitimer(ITIMER_VIRTUAL, &it, NULL));
-	while (fk_n < FK_CHILDREN && pt_now_ns(CLOCK_MONOTONIC) < end) {
+	while (fk_n < FK_CHILDREN && st_now_ns(CLOCK_MONOTONIC) < end) {
 		posix_trace_event(U, data, sizeof(data));
 		if (fk_is_child) {
 			/* It runs on: more events, then out. */
@@ -884,7 +885,7 @@ TEST_F_TIMEOUT(hostile, fork_in_a_handler_that_interrupted_a_lane_write_leaves_a
 	setitimer(ITIMER_VIRTUAL, &off, NULL);
 	signal(SIGVTALRM, SIG_DFL);
 	for (i = 0; i < fk_n; i++) {
-		code = wait_child(fk_pid[i]);
+		code = st_wait_child(fk_pid[i]);
 		if (code && !bad++)
 			TH_LOG("child %d: %s %d", i, code >= 1000 ? "signal" : "exit",
 			       code >= 1000 ? code - 1000 : code);
@@ -935,18 +936,18 @@ TEST_F_TIMEOUT(hostile, an_open_failing_with_emfile_on_the_first_event_is_tried_
 	struct hl_seen s;
 	int k, got = 0;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	/* The child must open the device itself: fork before we do. */
 	self->child = hl_fork(self->x, hl_emfile_child);
 	ASSERT_GT(self->child, 0);
 	ASSERT_TRUE(hl_wait(&self->x->ready, 1));
 	atomic_store(&self->x->go, 1);
 	ASSERT_TRUE(hl_wait(&self->x->done, 1));
-	ASSERT_EQ(0, pt_create(self->child, 65536, POSIX_TRACE_LOOP, 64, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(self->child, 65536, POSIX_TRACE_LOOP, 64, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	atomic_store(&self->x->step, 2);
 	for (k = 0; k < 300 && !got; k++) {
-		pt_sleep_ms(10);
+		st_sleep_ms(10);
 		ASSERT_EQ(0, hl_drain(self->trid, self->child, &s));
 		got += s.honest;
 	}
@@ -985,7 +986,7 @@ TEST_F_TIMEOUT(hostile, a_thread_s_first_event_in_a_signal_handler_allocates_not
 	struct hl_seen s;
 	char c;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	hl_helper_path(helper, sizeof(helper), "hostile_first_event");
 	hl_helper_path(lib, sizeof(lib), "../libtrace/libposixtrace.so.1");
 	ASSERT_EQ(0, access(helper, X_OK)) TH_LOG("%s", helper);
@@ -996,20 +997,20 @@ TEST_F_TIMEOUT(hostile, a_thread_s_first_event_in_a_signal_handler_allocates_not
 	if (!self->child) {
 		close(p[1]);
 		snprintf(go_fd, sizeof(go_fd), "%d", p[0]);
-		if (geteuid() == 0 && pt_set_creds(HL_NOBODY, HL_NOBODY, 1))
+		if (geteuid() == 0 && st_set_creds(HL_NOBODY, HL_NOBODY, 1))
 			_exit(150);
 		execl(helper, helper, lib, go_fd, (char *)NULL);
 		_exit(151);
 	}
 	close(p[0]);
 	/* Traced before it loads the library: it then writes a lane. */
-	pt_sleep_ms(100);
-	ASSERT_EQ(0, pt_create(self->child, 65536, POSIX_TRACE_LOOP, 64, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	st_sleep_ms(100);
+	ASSERT_EQ(0, st_create(self->child, 65536, POSIX_TRACE_LOOP, 64, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	c = 'g';
 	ASSERT_EQ(1, write(p[1], &c, 1));
 	close(p[1]);
-	code = wait_child(self->child);
+	code = st_wait_child(self->child);
 	self->child = -1;
 	/* Today's library: 1 (pthread_setspecific() allocated). */
 	EXPECT_EQ(0, code) TH_LOG("exit code %d: calloc() calls in the handler, or 150+", code);

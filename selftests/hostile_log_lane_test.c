@@ -15,7 +15,7 @@
  * with posix_trace_open() and getnext.
  */
 #include "pt_selftest.h"
-#include "pt_lane.h"
+#include "st_lane.h"
 
 #include <stdatomic.h>
 
@@ -23,7 +23,7 @@
 #define HG_FILTERED	(U + 7)		/* the type the controller filters out */
 #define HG_NOBODY	65534
 #define HG_MAGIC	0x484c4f47u
-#define HG_REC		ROUND8(REC_HDR + sizeof(struct hg_pay))
+#define HG_REC		ST_ROUND8(ST_REC_HDR + sizeof(struct hg_pay))
 #define HG_WAIT_MS	20000
 #define HG_STREAM	65536
 #define DRAIN_CALLS	100000
@@ -61,8 +61,8 @@ FIXTURE_SETUP(hlog)
 {
 	char path[] = "/tmp/pt-hostile-log-XXXXXX";
 
-	PT_REQUIRE_MODULE();
-	self->x = shared_area(4096);
+	ST_REQUIRE_MODULE();
+	self->x = st_shared_area(4096);
 	ASSERT_NE(NULL, self->x);
 	self->fd = mkstemp(path);
 	ASSERT_LE(0, self->fd);
@@ -90,10 +90,10 @@ FIXTURE_TEARDOWN(hlog)
 /* Wait until *@v >= @want; false after HG_WAIT_MS. */
 static bool hg_wait(atomic_int *v, int want)
 {
-	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) + HG_WAIT_MS * 1000000ULL;
+	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + HG_WAIT_MS * 1000000ULL;
 
 	while (atomic_load(v) < want) {
-		if (pt_now_ns(CLOCK_MONOTONIC) > end)
+		if (st_now_ns(CLOCK_MONOTONIC) > end)
 			return false;
 		usleep(200);
 	}
@@ -102,7 +102,7 @@ static bool hg_wait(atomic_int *v, int want)
 
 static uint64_t hg_now(void)
 {
-	return pt_now_ns(CLOCK_MONOTONIC);
+	return st_now_ns(CLOCK_MONOTONIC);
 }
 
 static void hg_event(uint32_t tag)
@@ -114,9 +114,9 @@ static void hg_event(uint32_t tag)
 
 /* Forge a record at the lane's head, as a writer might have written it,
  * and commit it. */
-static void hg_forge(const struct lane *l, uint32_t id, uint64_t ts, uint32_t tag)
+static void hg_forge(const struct st_lane *l, uint32_t id, uint64_t ts, uint32_t tag)
 {
-	uint64_t head = lane_head(l);
+	uint64_t head = st_lane_head(l);
 	uint8_t buf[HG_REC];
 	struct hg_pay p = { .magic = HG_MAGIC, .tag = tag };
 	struct posix_trace_record rec = {
@@ -126,8 +126,8 @@ static void hg_forge(const struct lane *l, uint32_t id, uint64_t ts, uint32_t ta
 
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, &rec, sizeof(rec));
-	memcpy(buf + REC_HDR, &p, sizeof(p));
-	lane_put(l, head, buf, sizeof(buf));
+	memcpy(buf + ST_REC_HDR, &p, sizeof(p));
+	st_lane_put(l, head, buf, sizeof(buf));
 	__atomic_store_n(&l->ctl->head, head + HG_REC, __ATOMIC_RELEASE);
 }
 
@@ -141,8 +141,8 @@ static pid_t hg_fork(struct hg *x, int (*fn)(struct hg *))
 	pid = fork();
 	if (pid)
 		return pid;
-	no_core_dumps();
-	if (geteuid() == 0 && pt_set_creds(HG_NOBODY, HG_NOBODY, 1))
+	st_no_core_dumps();
+	if (geteuid() == 0 && st_set_creds(HG_NOBODY, HG_NOBODY, 1))
 		_exit(150);
 	atomic_store(&x->ready, 1);
 	if (!hg_wait(&x->go, 1))
@@ -158,12 +158,12 @@ static void hg_start(struct __test_metadata *_metadata, FIXTURE_DATA(hlog) *self
 	trace_event_set_t set;
 	trace_attr_t a;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	self->child = hg_fork(self->x, fn);
 	ASSERT_GT(self->child, 0);
 	self->pid = self->child;
 	ASSERT_TRUE(hg_wait(&self->x->ready, 1));
-	ASSERT_EQ(0, pt_attr_make(&a, HG_STREAM, POSIX_TRACE_LOOP, 64));
+	ASSERT_EQ(0, st_attr_make(&a, HG_STREAM, POSIX_TRACE_LOOP, 64));
 	ASSERT_EQ(0, posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND));
 	ASSERT_EQ(0, posix_trace_create_withlog(self->child, &a, self->fd,
 						&self->trid));
@@ -190,7 +190,7 @@ static int hg_child_exit(FIXTURE_DATA(hlog) *self)
 	int code;
 
 	atomic_store(&self->x->stop, 1);
-	code = wait_child(self->child);
+	code = st_wait_child(self->child);
 	self->child = -1;
 	return code;
 }
@@ -207,7 +207,7 @@ struct hg_seen {
 	char first_bad[128];
 };
 
-static void hg_count(struct hg_seen *s, const struct pt_ev *ev, pid_t child)
+static void hg_count(struct hg_seen *s, const struct st_ev *ev, pid_t child)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 	struct hg_pay p = { 0 };
@@ -237,7 +237,7 @@ static void hg_count(struct hg_seen *s, const struct pt_ev *ev, pid_t child)
 	}
 	if (id < U) {
 		if (!s->bad++)
-			snprintf(s->first_bad, sizeof(s->first_bad), "%s", ev_desc(ev));
+			snprintf(s->first_bad, sizeof(s->first_bad), "%s", st_ev_desc(ev));
 		return;
 	}
 	s->bad_pid += !mine;
@@ -259,7 +259,7 @@ static void hg_count(struct hg_seen *s, const struct pt_ev *ev, pid_t child)
 static int hg_read_log(FIXTURE_DATA(hlog) *self, struct hg_seen *s)
 {
 	trace_id_t ltrid;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -272,7 +272,7 @@ static int hg_read_log(FIXTURE_DATA(hlog) *self, struct hg_seen *s)
 		return ret;
 	while (s->calls < DRAIN_CALLS) {
 		s->calls++;
-		ret = pt_get(ltrid, &ev);
+		ret = st_get(ltrid, &ev);
 		if (ret)
 			break;
 		if (ev.unavailable) {
@@ -304,13 +304,13 @@ static int hg_read_log(FIXTURE_DATA(hlog) *self, struct hg_seen *s)
 
 static int hg_filter_child(struct hg *x)
 {
-	struct lane l;
+	struct st_lane l;
 	uint64_t before;
 	uint32_t i;
 
 	for (i = 0; i < 5; i++)
 		hg_event(T_HONEST + i);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
 	for (i = 0; i < HG_FORGED; i++)
 		hg_forge(&l, i % 2 ? HG_FILTERED : U, hg_now(),
@@ -323,7 +323,7 @@ static int hg_filter_child(struct hg *x)
 	hg_forge(&l, HG_FILTERED + 1, before, T_MAY + 100);
 	hg_forge(&l, HG_FILTERED + 1, hg_now(), T_NEVER + 100);
 	/* Of a type the stream takes, but from a time still to come. */
-	hg_forge(&l, U, hg_now() + 30 * PT_NSEC_PER_SEC, T_NEVER + 101);
+	hg_forge(&l, U, hg_now() + 30 * ST_NSEC_PER_SEC, T_NEVER + 101);
 	atomic_store(&x->done, 2);
 	return hg_wait(&x->stop, 1) ? 0 : 162;
 }
@@ -365,12 +365,12 @@ TEST_F(hlog, records_of_filtered_types_forged_into_a_lane_never_reach_the_log)
 static int hg_stop_child(struct hg *x)
 {
 	uint64_t t_run, t_stopped;
-	struct lane l;
+	struct st_lane l;
 	uint32_t i;
 
 	for (i = 0; i < 3; i++)
 		hg_event(T_HONEST + i);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
 	t_run = hg_now();
 	atomic_store(&x->done, 1);
@@ -442,10 +442,10 @@ static bool hg_flood_kernel_lanes(void)
 		.size = sizeof(req), .event_id = U,
 		.data_ptr = (uintptr_t)&p, .data_len = sizeof(p),
 	};
-	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), cpu, i;
+	int fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC), cpu, i;
 	bool ok = fd >= 0;
 
-	for (cpu = 0; ok && !pt_pin_nth_cpu(cpu, NULL); cpu++)
+	for (cpu = 0; ok && !st_pin_nth_cpu(cpu, NULL); cpu++)
 		for (i = 0; ok && i < (int)(3 * HG_STREAM / HG_REC); i++)
 			ok = !ioctl(fd, POSIX_TRACE_IOC_EVENT, &req);
 	if (fd >= 0)
@@ -455,12 +455,12 @@ static bool hg_flood_kernel_lanes(void)
 
 static int hg_lost_stop_child(struct hg *x)
 {
-	struct lane l;
+	struct st_lane l;
 	uint32_t i;
 
 	for (i = 0; i < 3; i++)
 		hg_event(T_HONEST + i);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
 	atomic_store(&x->done, 1);
 	/* The controller stopped the stream. */
@@ -524,13 +524,13 @@ TEST_F_TIMEOUT(hlog, a_stop_the_kernel_lanes_lost_still_keeps_forged_records_out
  * was lost, at a time of its choosing. */
 static int hg_claim_child(struct hg *x)
 {
-	struct lane l;
+	struct st_lane l;
 	uint64_t tail;
 	int k;
 
 	for (k = 0; k < 10; k++)
 		hg_event(T_HONEST + (uint32_t)k);
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 160;
 	atomic_store(&x->done, 1);
 	for (k = 0; k < HG_CLAIMS; k++) {
@@ -570,7 +570,7 @@ TEST_F_TIMEOUT(hlog, a_lane_cannot_make_the_log_report_losses_at_will, 300)
 	EXPECT_EQ(0, s.overflow) HG_LOG(&s);
 	EXPECT_EQ(0, s.resume) HG_LOG(&s);
 	/* One ERROR a second at most, with the writer's pid. */
-	EXPECT_GE(1 + (int)((hg_now() - t0) / PT_NSEC_PER_SEC), s.error) HG_LOG(&s);
+	EXPECT_GE(1 + (int)((hg_now() - t0) / ST_NSEC_PER_SEC), s.error) HG_LOG(&s);
 	EXPECT_LE(1, s.error) HG_LOG(&s);
 	/* The records the lane said it lost are gone, the others are not. */
 	EXPECT_EQ(10 + HG_CLAIMS, s.honest) HG_LOG(&s);

@@ -24,7 +24,7 @@ FIXTURE(inherit) {
 
 FIXTURE_SETUP(inherit)
 {
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	ASSERT_EQ(0, posix_trace_eventid_open("inherit-test", &self->id));
 }
 
@@ -47,34 +47,34 @@ static pid_t fork_recording(trace_event_id_t id, char tag)
 		posix_trace_event(id, &tag, 1);
 		_exit(0);
 	}
-	return pid > 0 && pt_wait_exit(pid) == 0 ? pid : -1;
+	return pid > 0 && st_wait_exit(pid) == 0 ? pid : -1;
 }
 
 /* REQ: INHERIT-2 RULE-72 4.9 */
 TEST_F(inherit, forked_child_is_traced_from_its_first_event)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	pid = fork_recording(self->id, 'c');
 	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "p", 1);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
 }
 
 /* REQ: RULE-72 4.9 (recursively) */
 TEST_F(inherit, grandchild_forked_at_once_is_traced_too)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t pid;
 	int p[2];
 	pid_t grand = 0;
 
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -88,44 +88,44 @@ TEST_F(inherit, grandchild_forked_at_once_is_traced_too)
 		posix_trace_event(self->id, "c", 1);
 		if (write(p[1], &g, sizeof(g)) != sizeof(g))
 			_exit(1);
-		_exit(g > 0 && pt_wait_exit(g) == 0 ? 0 : 2);
+		_exit(g > 0 && st_wait_exit(g) == 0 ? 0 : 2);
 	}
 	close(p[1]);
 	ASSERT_EQ((ssize_t)sizeof(grand), read(p[0], &grand, sizeof(grand)));
 	close(p[0]);
-	ASSERT_EQ(0, pt_wait_exit(pid));
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
-	EXPECT_EQ(1, pt_seen_count(&s, grand, self->id, 'g'));
+	ASSERT_EQ(0, st_wait_exit(pid));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, st_seen_count(&s, grand, self->id, 'g'));
 }
 
 /* REQ: INHERIT-2 RULE-72 (CLOSE_FOR_CHILD, the default) */
 TEST_F(inherit, close_for_child_child_untraced_parent_still_traced)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
 	pid = fork_recording(self->id, 'c');
 	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "p", 1);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(0, pt_seen_count(&s, pid, self->id, 0));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(0, st_seen_count(&s, pid, self->id, 0));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
 }
 
 /* REQ: MODEL-43 RULE-72 5.19 (posix_spawn children) */
 TEST_F(inherit, posix_spawn_child_is_traced)
 {
 	char *argv[] = { "inherit_test", SPAWNED_ARG, NULL };
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t pid;
 	int i, found = 0;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	ASSERT_EQ(0, posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ));
-	ASSERT_EQ(0, pt_wait_exit(pid));
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	ASSERT_EQ(0, st_wait_exit(pid));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
 	for (i = 0; i < s.n; i++)
 		found += s.pid[i] == pid && s.tag[i] == 's';
 	EXPECT_EQ(1, found);
@@ -140,7 +140,7 @@ TEST_F(inherit, ids_registered_after_fork_stay_one_to_one)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -154,7 +154,7 @@ TEST_F(inherit, ids_registered_after_fork_stay_one_to_one)
 	close(p[1]);
 	ASSERT_EQ((ssize_t)sizeof(theirs), read(p[0], &theirs, sizeof(theirs)));
 	close(p[0]);
-	ASSERT_EQ(0, pt_wait_exit(pid));
+	ASSERT_EQ(0, st_wait_exit(pid));
 	ASSERT_EQ(0, posix_trace_eventid_open("parent-only", &mine));
 	EXPECT_NE(mine, theirs);
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->trid, theirs, name));
@@ -167,18 +167,18 @@ TEST_F(inherit, ids_registered_after_fork_stay_one_to_one)
 TEST_F(inherit, inherited_child_exit_leaves_stream_running)
 {
 	struct posix_trace_status_info st;
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	pid = fork_recording(self->id, 'c');
 	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
 	posix_trace_event(self->id, "p", 1);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
 }
 
 /* REQ: 4.9 (a fork bomb is bounded by the limits) */
@@ -186,15 +186,15 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 {
 	unsigned long old;
 	pid_t kids[8];
-	struct pt_seen s;
+	struct st_seen s;
 	int i, p[2], traced = 0, refused = 0;
 	char c;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, pt_param_read(PROCS_PARAM, &old));
-	ASSERT_EQ(0, pt_param_write(PROCS_PARAM, 4));
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_param_read(PROCS_PARAM, &old));
+	ASSERT_EQ(0, st_param_write(PROCS_PARAM, 4));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	for (i = 0; i < 8; i++) {
 		kids[i] = fork();
@@ -210,17 +210,17 @@ TEST_F(inherit, fork_bomb_stops_at_max_procs_per_stream_with_error_event)
 	for (i = 0; i < 8; i++)
 		if (kids[i] > 0)
 			ASSERT_EQ(1, read(p[0], &c, 1));
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
 	for (i = 0; i < 8; i++) {
 		if (kids[i] > 0) {
-			traced += pt_seen_count(&s, kids[i], self->id, 'k');
+			traced += st_seen_count(&s, kids[i], self->id, 'k');
 			kill(kids[i], SIGKILL);
 			waitpid(kids[i], NULL, 0);
 		}
 	}
 	for (i = 0; i < s.n; i++)
 		refused += s.id[i] == POSIX_TRACE_ERROR && s.err[i] == EAGAIN;
-	EXPECT_EQ(0, pt_param_write(PROCS_PARAM, old));
+	EXPECT_EQ(0, st_param_write(PROCS_PARAM, old));
 	EXPECT_EQ(3, traced);	/* 4 processes: the parent and 3 children */
 	EXPECT_EQ(5, refused);
 }
@@ -255,7 +255,7 @@ TEST_F(inherit, one_mapping_for_every_process_of_an_inherited_stream)
 
 	ASSERT_EQ(0, pipe(to));
 	ASSERT_EQ(0, pipe(from));
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -302,7 +302,7 @@ TEST_F(inherit, one_mapping_for_every_process_of_an_inherited_stream)
 	/* Names registered before the limit keep their ids. */
 	EXPECT_EQ((long)id, child_open(to[1], from[0], "first-in-child"));
 	close(to[1]);
-	EXPECT_EQ(0, pt_wait_exit(pid));
+	EXPECT_EQ(0, st_wait_exit(pid));
 	close(from[0]);
 }
 
@@ -312,20 +312,20 @@ TEST_F(inherit, one_mapping_for_every_process_of_an_inherited_stream)
 TEST_F(inherit, child_joins_the_inherited_stream_only)
 {
 	trace_id_t closed = 0;
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD, &closed));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD, &closed));
 	pid = fork_recording(self->id, 'c');
 	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "p", 1);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
-	ASSERT_EQ(0, pt_seen_drain(closed, &s));
-	EXPECT_EQ(0, pt_seen_count(&s, pid, self->id, 'c'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, st_seen_drain(closed, &s));
+	EXPECT_EQ(0, st_seen_count(&s, pid, self->id, 'c'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
 	EXPECT_EQ(0, posix_trace_shutdown(closed));
 }
 
@@ -362,11 +362,11 @@ TEST_F(inherit, children_forked_by_many_threads_at_once_are_all_traced)
 	struct posix_trace_stats before, after;
 	struct storm st[STORM_THREADS];
 	pthread_t th[STORM_THREADS];
-	struct pt_seen s;
+	struct st_seen s;
 	int i, j, traced = 0, failed = 0;
 
-	ASSERT_EQ(0, pt_stats(&before));
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_stats(&before));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	for (i = 0; i < STORM_THREADS; i++) {
 		memset(&st[i], 0, sizeof(st[i]));
 		st[i].id = self->id;
@@ -374,16 +374,16 @@ TEST_F(inherit, children_forked_by_many_threads_at_once_are_all_traced)
 	}
 	for (i = 0; i < STORM_THREADS; i++)
 		pthread_join(th[i], NULL);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
 	for (i = 0; i < STORM_THREADS; i++) {
 		failed += st[i].failed;
 		for (j = 0; j < STORM_FORKS; j++)
 			if (st[i].kids[j] > 0)
-				traced += pt_seen_count(&s, st[i].kids[j], self->id, 's');
+				traced += st_seen_count(&s, st[i].kids[j], self->id, 's');
 	}
 	EXPECT_EQ(0, failed);
 	EXPECT_EQ(STORM_THREADS * STORM_FORKS, traced);
-	ASSERT_EQ(0, pt_stats(&after));
+	ASSERT_EQ(0, st_stats(&after));
 	EXPECT_EQ(before.fork_misses, after.fork_misses);
 	EXPECT_EQ(before.fork_kits, after.fork_kits);
 	EXPECT_LT(0u, after.fork_kits);

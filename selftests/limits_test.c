@@ -32,8 +32,8 @@ FIXTURE(limits) {
 
 FIXTURE_SETUP(limits)
 {
-	PT_REQUIRE_MODULE();
-	self->fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ST_REQUIRE_MODULE();
+	self->fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 }
 
@@ -44,7 +44,7 @@ FIXTURE_TEARDOWN(limits)
 	for (i = 0; i < self->n; i++)
 		posix_trace_shutdown(self->trid[i]);
 	for (i = 0; i < self->nparams; i++)
-		pt_param_write(self->param[i], self->saved[i]);
+		st_param_write(self->param[i], self->saved[i]);
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -54,18 +54,18 @@ static int lower(struct _test_data_limits *self, const char *name, unsigned long
 {
 	unsigned long old;
 
-	if (pt_param_read(name, &old))
+	if (st_param_read(name, &old))
 		return -1;
 	self->param[self->nparams] = name;
 	self->saved[self->nparams++] = old;
-	return pt_param_write(name, v);
+	return st_param_write(name, v);
 }
 
 static unsigned long param(const char *name)
 {
 	unsigned long v = 0;
 
-	pt_param_read(name, &v);
+	st_param_read(name, &v);
 	return v;
 }
 
@@ -75,7 +75,7 @@ static int create_until_error(struct _test_data_limits *self)
 	int ret = 0;
 
 	while (self->n < MAX_TRIDS) {
-		ret = pt_create(0, PT_SMALL_STREAM, 0, 0, &self->trid[self->n]);
+		ret = st_create(0, ST_SMALL_STREAM, 0, 0, &self->trid[self->n]);
 		if (ret)
 			break;
 		self->n++;
@@ -122,9 +122,9 @@ static pid_t streams_as(uid_t uid, int report, const int hold[2])
 	if (pid)
 		return pid;
 	close(hold[1]);
-	if (pt_set_creds(uid, uid, 1))
+	if (st_set_creds(uid, uid, 1))
 		_exit(255);
-	while (!(ret = pt_create(0, PT_SMALL_STREAM, 0, 0, &trid)))
+	while (!(ret = st_create(0, ST_SMALL_STREAM, 0, 0, &trid)))
 		n++;
 	c = ret == EAGAIN ? n : 200 + ret;
 	if (write(report, &c, 1) != 1)
@@ -138,25 +138,25 @@ static pid_t streams_as(uid_t uid, int report, const int hold[2])
 TEST_F(limits, streams_per_user_cap_at_default_gives_eagain_until_one_is_shut_down)
 {
 	unsigned long cap = param("max_streams_per_user");
-	long sys_max = pt_trace_sys_max();
+	long sys_max = st_trace_sys_max();
 	struct posix_trace_stats st;
 
 	ASSERT_LT(0ul, cap);
 	if ((long)cap >= sys_max || cap >= MAX_TRIDS)
-		PT_SKIP("max_streams_per_user %lu not below TRACE_SYS_MAX %ld", cap, sys_max);
+		ST_SKIP("max_streams_per_user %lu not below TRACE_SYS_MAX %ld", cap, sys_max);
 	ASSERT_EQ(EAGAIN, create_until_error(self));
 	EXPECT_EQ((int)cap, self->n);
 	/* The system still has streams left: the cap is the user's. */
-	ASSERT_EQ(0, pt_stats(&st));
+	ASSERT_EQ(0, st_stats(&st));
 	EXPECT_GT(sys_max, (long)st.active_streams);
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid[--self->n]));
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &self->trid[self->n]));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &self->trid[self->n]));
 	self->n++;
 }
 
 TEST_F(limits, lowered_streams_per_user_cap_gives_eagain)
 {
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, lower(self, "max_streams_per_user", 3));
 	ASSERT_EQ(EAGAIN, create_until_error(self));
 	EXPECT_EQ(3, self->n);
@@ -169,7 +169,7 @@ TEST_F(limits, another_users_streams_do_not_count_against_mine)
 	pid_t a, b;
 	char na, nb;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, lower(self, "max_streams_per_user", 2));
 	ASSERT_EQ(0, pipe(report));
 	ASSERT_EQ(0, pipe(hold));
@@ -209,7 +209,7 @@ TEST_F(limits, memory_per_user_cap_at_default_gives_enomem_at_create)
 	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_QUERY, &q));
 	ASSERT_LT(0ul, cap);
 	if (cap / (q.max_stream_size * q.nr_lanes) > 16)
-		PT_SKIP("max_user_memory %lu is more than 16 streams", cap);
+		ST_SKIP("max_user_memory %lu is more than 16 streams", cap);
 	while (n < 64 && !(ret = raw_create(self->fd, q.max_stream_size, &c[n]))) {
 		per = charged(&c[n]);
 		n++;
@@ -225,7 +225,7 @@ TEST_F(limits, lowered_memory_cap_gives_enomem_and_shutdown_gives_it_back)
 {
 	struct posix_trace_create c, big;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, raw_create(self->fd, 4096, &c));
 	ASSERT_EQ(0, raw_shutdown(self->fd, c.trid));
 	/* Room for one small stream and no more. */
@@ -251,7 +251,7 @@ TEST_F(limits, a_log_s_block_buffers_count_against_the_memory_cap)
 	struct posix_trace_create c, withlog;
 	int logfd;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, raw_create(self->fd, 4096, &c));
 	ASSERT_EQ(0, raw_shutdown(self->fd, c.trid));
 	/* Room for the stream's buffers, not for two 64 KiB blocks more. */
@@ -286,7 +286,7 @@ TEST_F(limits, mapped_shut_down_stream_stays_charged_until_unmapped)
 	struct posix_trace_create c, again;
 	void *p;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, raw_create(self->fd, 4096, &c));
 	ASSERT_EQ(0, lower(self, "max_user_memory", charged(&c) + charged(&c) / 2));
 	p = mmap(NULL, c.ro_size, PROT_READ, MAP_SHARED, self->fd, c.ro_offset);
@@ -307,30 +307,30 @@ TEST_F(limits, writer_lane_over_memory_cap_is_refused_and_events_still_recorded)
 {
 	struct posix_trace_writer w = { .size = sizeof(w) };
 	struct posix_trace_stats before, after;
-	struct pt_ev ev;
+	struct st_ev ev;
 	trace_id_t trid;
 	uint64_t i;
 
-	PT_REQUIRE_ROOT();
-	ASSERT_EQ(0, pt_create(0, 64 << 10, 0, 0, &trid));
+	ST_REQUIRE_ROOT();
+	ASSERT_EQ(0, st_create(0, 64 << 10, 0, 0, &trid));
 	self->trid[self->n++] = trid;
 	/* Charges already made stay; any new one is refused. */
 	ASSERT_EQ(0, lower(self, "max_user_memory", 1));
 	w.trid = trid;
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_WRITER_OPEN, &w));
 	EXPECT_EQ(ENOMEM, errno);
-	ASSERT_EQ(0, pt_stats(&before));
-	ASSERT_EQ(0, pt_start_and_skip(trid));
-	pt_record_seq(0, 100);
-	ASSERT_EQ(0, pt_stats(&after));
+	ASSERT_EQ(0, st_stats(&before));
+	ASSERT_EQ(0, st_start_and_skip(trid));
+	st_record_seq(0, 100);
+	ASSERT_EQ(0, st_stats(&after));
 	EXPECT_EQ(before.writers, after.writers);
 	for (i = 0; i < 100; i++) {
-		ASSERT_EQ(0, pt_try(trid, &ev));
-		ASSERT_TRUE(pt_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT));
-		EXPECT_EQ(i, pt_seq_of(&ev));
+		ASSERT_EQ(0, st_try(trid, &ev));
+		ASSERT_TRUE(st_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT));
+		EXPECT_EQ(i, st_seq_of(&ev));
 	}
 	/* With room again, the next lane opens. */
-	ASSERT_EQ(0, pt_param_write("max_user_memory", self->saved[0]));
+	ASSERT_EQ(0, st_param_write("max_user_memory", self->saved[0]));
 	memset(&w, 0, sizeof(w));
 	w.size = sizeof(w);
 	w.trid = trid;
@@ -355,7 +355,7 @@ static pid_t names_as(uid_t uid, const char *tag, int n, int report,
 		return pid;
 	if (hold)
 		close(hold[1]);
-	if (uid && pt_set_creds(uid, uid, 1))
+	if (uid && st_set_creds(uid, uid, 1))
 		_exit(255);
 	for (i = 0; i < n && !c; i++) {
 		snprintf(name, sizeof(name), "%s-%d", tag, i);
@@ -383,7 +383,7 @@ TEST_F(limits, lowered_names_per_user_cap_gives_unnamed_id_other_user_unaffected
 	pid_t a, b;
 	char ra, rb;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, lower(self, "max_names_per_user", 10));
 	ASSERT_EQ(0, pipe(report));
 	a = names_as(UID_A, "a", 20, report[1], NULL);
@@ -417,7 +417,7 @@ TEST_F(limits, names_per_user_cap_at_default_gives_unnamed_id)
 	ASSERT_LT(0ul, cap);
 	nproc = cap / 1000 + 1;
 	if (nproc > 64)
-		PT_SKIP("max_names_per_user %lu too large to reach", cap);
+		ST_SKIP("max_names_per_user %lu too large to reach", cap);
 	ASSERT_EQ(0, pipe(report));
 	ASSERT_EQ(0, pipe(hold));
 	for (i = 0; i < nproc; i++) {
@@ -469,17 +469,17 @@ TEST_F(limits, stream_memory_is_charged_to_the_creators_memory_cgroup)
 	char buf[32];
 	pid_t pid;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_QUERY, &q));
 	if (q.max_stream_size * q.nr_lanes < (64ULL << 20))
-		PT_SKIP("max_stream_size too small to pass 32 MiB");
+		ST_SKIP("max_stream_size too small to pass 32 MiB");
 	if (access(CGROOT "/cgroup.controllers", F_OK) &&
 	    mount("none", CGROOT, "cgroup2", 0, NULL))
-		PT_SKIP("no cgroup2: %s", strerror(errno));
+		ST_SKIP("no cgroup2: %s", strerror(errno));
 	if (write_file(CGROOT "/cgroup.subtree_control", "+memory"))
-		PT_SKIP("no memory controller");
+		ST_SKIP("no memory controller");
 	if (mkdir(CG, 0755) && errno != EEXIST)
-		PT_SKIP("mkdir %s: %s", CG, strerror(errno));
+		ST_SKIP("mkdir %s: %s", CG, strerror(errno));
 	ASSERT_EQ(0, write_file(CG "/memory.max", "32M"));
 	ASSERT_EQ(0, raw_create(self->fd, q.max_stream_size, &c));
 	ASSERT_EQ(0, raw_shutdown(self->fd, c.trid));

@@ -8,7 +8,7 @@
  * Every test writes a log into a file under /tmp (a tmpfs in the VM),
  * shuts the stream down (or lets its controller die), opens the log and
  * compares what it reads with what was recorded.  Sequences of user events
- * carry a uint64_t sequence number (pt_record_seq()), so a lost, repeated
+ * carry a uint64_t sequence number (st_record_seq()), so a lost, repeated
  * or reordered event shows as a gap or a step back.
  *
  * The contract tested here (decided for issue 5, Documentation/design.md):
@@ -29,7 +29,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-/* Data of a pt_record_seq() event, and the size of its record. */
+/* Data of a st_record_seq() event, and the size of its record. */
 #define SEQ_LEN		sizeof(uint64_t)
 #define SEQ_REC		(sizeof(struct posix_trace_record) + SEQ_LEN)
 #define BATCH		100
@@ -54,7 +54,7 @@ struct logspec {
 
 static int log_attr(const struct logspec *s, trace_attr_t *a)
 {
-	int ret = pt_attr_make(a, s->stream_size, s->stream_policy,
+	int ret = st_attr_make(a, s->stream_size, s->stream_policy,
 			       s->maxdata);
 
 	if (!ret && s->log_policy)
@@ -65,8 +65,8 @@ static int log_attr(const struct logspec *s, trace_attr_t *a)
 		ret = posix_trace_attr_setname(a, s->name);
 	if (!ret && s->full_wait_ns) {
 		struct timespec w = {
-			.tv_sec = (time_t)(s->full_wait_ns / PT_NSEC_PER_SEC),
-			.tv_nsec = (long)(s->full_wait_ns % PT_NSEC_PER_SEC),
+			.tv_sec = (time_t)(s->full_wait_ns / ST_NSEC_PER_SEC),
+			.tv_nsec = (long)(s->full_wait_ns % ST_NSEC_PER_SEC),
 		};
 
 		ret = posix_trace_attr_setfullwait_np(a, &w);
@@ -91,7 +91,7 @@ static int log_create(pid_t pid, const struct logspec *s, int fd,
 static int log_create_probe(int fd, int policy)
 {
 	struct logspec s = { .log_policy = policy,
-			     .stream_size = PT_SMALL_STREAM };
+			     .stream_size = ST_SMALL_STREAM };
 	trace_id_t trid;
 	int ret = log_create(0, &s, fd, &trid);
 
@@ -163,7 +163,7 @@ static bool lev_is_loss_marker(const struct lev *e)
 	       e->id == POSIX_TRACE_ERROR;
 }
 
-static void lev_from(struct lev *e, const struct pt_ev *ev)
+static void lev_from(struct lev *e, const struct st_ev *ev)
 {
 	int v;
 
@@ -172,13 +172,13 @@ static void lev_from(struct lev *e, const struct pt_ev *ev)
 	e->thread = (uint64_t)ev->info.posix_thread_id;
 	e->address = (uint64_t)(uintptr_t)ev->info.posix_prog_address;
 	e->len = ev->len;
-	e->ts = pt_ts_ns(&ev->info.posix_timestamp);
+	e->ts = st_ts_ns(&ev->info.posix_timestamp);
 	e->seq = 0;
 	if (e->id == POSIX_TRACE_STOP || e->id == POSIX_TRACE_ERROR) {
-		v = pt_stop_auto(ev);	/* an int: STOP's auto, ERROR's errno */
+		v = st_stop_auto(ev);	/* an int: STOP's auto, ERROR's errno */
 		e->seq = (uint64_t)(int64_t)v;
 	} else if (ev->len >= SEQ_LEN) {
-		e->seq = pt_seq_of(ev);
+		e->seq = st_seq_of(ev);
 	}
 }
 
@@ -190,11 +190,11 @@ static void lev_from(struct lev *e, const struct pt_ev *ev)
 static int log_read_events(trace_id_t trid, struct lev **evs, int *n)
 {
 	struct lev *grown;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret, max = *n = 0;
 
 	for (;;) {
-		ret = pt_get(trid, &ev);
+		ret = st_get(trid, &ev);
 		if (ret)
 			return ret;
 		if (ev.unavailable)
@@ -230,7 +230,7 @@ static void lf_setup(struct __test_metadata *_metadata, struct logfix *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->wfd = f->rfd = -1;
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	snprintf(f->path, sizeof(f->path), "/tmp/log_test.XXXXXX");
 	f->wfd = mkostemp(f->path, O_CLOEXEC);
 	ASSERT_LE(0, f->wfd) TH_LOG("mkostemp: %s", strerror(errno));
@@ -242,7 +242,7 @@ static void lf_teardown(struct logfix *f)
 {
 	if (f->child > 0) {
 		kill(f->child, SIGKILL);
-		pt_wait_exit(f->child);
+		st_wait_exit(f->child);
 	}
 	if (f->trid > 0)
 		posix_trace_shutdown(f->trid);
@@ -298,7 +298,7 @@ static void lf_dump(struct __test_metadata *_metadata,
 		from = 0;
 	for (i = from; i < f->nev && i < from + n; i++)
 		TH_LOG("  ev[%d] %s len %zu seq/auto %llu", i,
-		       pt_id_str(f->ev[i].id), f->ev[i].len,
+		       st_id_str(f->ev[i].id), f->ev[i].len,
 		       (unsigned long long)f->ev[i].seq);
 	TH_LOG("  (%d events in the log)", f->nev);
 }
@@ -324,7 +324,7 @@ static int lf_count_auto_stops(const struct logfix *f)
 }
 
 /*
- * The pt_record_seq() events of the log: in order, without duplicates,
+ * The st_record_seq() events of the log: in order, without duplicates,
  * each gap preceded by a loss marker (an automatic STOP, an OVERFLOW, an
  * ERROR) since the event before it.  *@first and
  * *@last receive the first and last sequence numbers; returns how many
@@ -390,7 +390,7 @@ static void record_flushed_batches(struct __test_metadata *_metadata,
 	int i;
 
 	for (i = 0; i < batches; i++) {
-		pt_record_seq((uint64_t)i * BATCH, BATCH);
+		st_record_seq((uint64_t)i * BATCH, BATCH);
 		ASSERT_EQ(0, posix_trace_flush(trid)) TH_LOG("batch %d", i);
 	}
 }
@@ -524,7 +524,7 @@ static void append_roundtrip(struct __test_metadata *_metadata, int wfd,
 			     int rfd, bool copy)
 {
 	struct logspec s = { .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM };
+			     .stream_size = ST_SMALL_STREAM };
 	trace_id_t trid, otrid;
 	trace_event_id_t id;
 	struct lev *evs = NULL;
@@ -659,13 +659,13 @@ TEST_F(log, append_log_on_a_socket_without_peer_fails_without_sigpipe)
 TEST_F(log, stream_policy_defaults_to_flush_with_log_and_is_einval_without)
 {
 	struct logspec s = { .log_policy = POSIX_TRACE_UNTIL_FULL,
-			     .stream_size = PT_SMALL_STREAM,
+			     .stream_size = ST_SMALL_STREAM,
 			     .log_size = SMALL_LOG + 8 };
 	struct log_attr_vals v;
 	trace_id_t trid;
 	int p[2];
 
-	EXPECT_EQ(EINVAL, pt_create(0, PT_SMALL_STREAM, POSIX_TRACE_FLUSH, 0,
+	EXPECT_EQ(EINVAL, st_create(0, ST_SMALL_STREAM, POSIX_TRACE_FLUSH, 0,
 				    &trid));
 	lf_create(_metadata, &self->f, &s);
 	EXPECT_EQ(POSIX_TRACE_FLUSH, self->f.live.stream_policy);
@@ -703,9 +703,9 @@ TEST_F(log, log_is_written_after_the_caller_closed_its_fd)
 	ASSERT_EQ(0, close(self->f.wfd));
 	self->f.wfd = -1;
 	ASSERT_EQ(0, posix_trace_start(self->f.trid));
-	pt_record_seq(0, BATCH);
+	st_record_seq(0, BATCH);
 	ASSERT_EQ(0, posix_trace_flush(self->f.trid));
-	pt_record_seq(BATCH, BATCH);
+	st_record_seq(BATCH, BATCH);
 	lf_shutdown_and_read(_metadata, &self->f);
 	lf_expect_all_seq(_metadata, &self->f, 2 * BATCH);
 	EXPECT_EQ(POSIX_TRACE_START, self->f.ev[0].id);
@@ -763,19 +763,19 @@ static void *rt_thread_fn(void *arg)
 }
 
 /* Check events [*i, *i + RT_NSIZES) of @evs: rt_record(@id) by @thread. */
-static void rt_check(struct __test_metadata *_metadata, const struct pt_ev *evs,
+static void rt_check(struct __test_metadata *_metadata, const struct st_ev *evs,
 		     int n, int *i, trace_event_id_t id, pthread_t thread)
 {
 	size_t s, k, len;
 
 	for (s = 0; s < RT_NSIZES; s++, (*i)++) {
-		const struct pt_ev *ev = &evs[*i];
+		const struct st_ev *ev = &evs[*i];
 
 		ASSERT_LT(*i, n);
 		len = rt_len(s) > RT_MAXDATA ? RT_MAXDATA : rt_len(s);
 		ASSERT_EQ(id, ev->info.posix_event_id)
 			TH_LOG("event %d is %s", *i,
-			       pt_id_str(ev->info.posix_event_id));
+			       st_id_str(ev->info.posix_event_id));
 		EXPECT_EQ(getpid(), ev->info.posix_pid);
 		EXPECT_TRUE(pthread_equal(thread, ev->info.posix_thread_id))
 			TH_LOG("event %d: wrong thread", *i);
@@ -824,7 +824,7 @@ TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 			     .log_size = 262144,
 			     .maxdata = RT_MAXDATA,
 			     .name = "log_test round trip" };
-	static struct pt_ev evs[64];
+	static struct st_ev evs[64];
 	trace_event_id_t a, b, ids[__POSIX_TRACE_ID_NR];
 	trace_event_id_t want_ids[6] = {
 		POSIX_TRACE_START, POSIX_TRACE_STOP, POSIX_TRACE_FILTER,
@@ -836,7 +836,7 @@ TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 	struct log_attr_vals logged;
 	trace_event_set_t none;
 	uint64_t before, after, prev = 0;
-	struct pt_sizes sz;
+	struct st_sizes sz;
 	trace_id_t trid;
 	pthread_t t;
 	int i, n, nids;
@@ -845,10 +845,10 @@ TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 	ASSERT_EQ(0, posix_trace_eventid_open(NAME_A, &a));
 	ASSERT_EQ(0, posix_trace_eventid_open(NAME_B, &b));
 	lf_create(_metadata, &self->f, &s);
-	ASSERT_EQ(0, pt_stream_sizes(self->f.trid, 0, &sz));
+	ASSERT_EQ(0, st_stream_sizes(self->f.trid, 0, &sz));
 	ASSERT_EQ((size_t)RT_MAXDATA, sz.maxdata);
 
-	before = pt_realtime_ns();
+	before = st_realtime_ns();
 	ASSERT_EQ(0, posix_trace_start(self->f.trid));
 	rt_record(a);
 	ASSERT_EQ(0, posix_trace_eventset_empty(&none));
@@ -863,28 +863,28 @@ TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 	trid = self->f.trid;
 	self->f.trid = 0;
 	ASSERT_EQ(0, posix_trace_shutdown(trid));
-	after = pt_realtime_ns();
+	after = st_realtime_ns();
 
 	ASSERT_EQ(0, posix_trace_open(self->f.rfd, &self->f.otrid));
 	for (n = 0; n < (int)(sizeof(evs) / sizeof(evs[0])); n++) {
-		ASSERT_EQ(0, pt_get(self->f.otrid, &evs[n]));
+		ASSERT_EQ(0, st_get(self->f.otrid, &evs[n]));
 		if (evs[n].unavailable)
 			break;
-		EXPECT_LE(prev, pt_ts_ns(&evs[n].info.posix_timestamp))
+		EXPECT_LE(prev, st_ts_ns(&evs[n].info.posix_timestamp))
 			TH_LOG("event %d goes back in time", n);
-		prev = pt_ts_ns(&evs[n].info.posix_timestamp);
+		prev = st_ts_ns(&evs[n].info.posix_timestamp);
 	}
 	/* START, a x 7, FILTER, b x 7 (other thread), unnamed, STOP */
 	ASSERT_EQ(2 * (int)RT_NSIZES + 4, n) {
 		for (i = 0; i < n; i++)
 			TH_LOG("  ev[%d] %s len %zu", i,
-			       pt_id_str(evs[i].info.posix_event_id),
+			       st_id_str(evs[i].info.posix_event_id),
 			       evs[i].len);
 	}
 	i = 0;
 	EXPECT_EQ(POSIX_TRACE_START, evs[i].info.posix_event_id);
-	EXPECT_LE(before, pt_ts_ns(&evs[i].info.posix_timestamp) +
-		  PT_TS_SLACK_NS);
+	EXPECT_LE(before, st_ts_ns(&evs[i].info.posix_timestamp) +
+		  ST_TS_SLACK_NS);
 	i++;
 	rt_check(_metadata, evs, n, &i, a, pthread_self());
 	EXPECT_EQ(POSIX_TRACE_FILTER, evs[i].info.posix_event_id);
@@ -892,11 +892,11 @@ TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 	rt_check(_metadata, evs, n, &i, b, th.self);
 	EXPECT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[i].info.posix_event_id);
 	ASSERT_EQ(sizeof(one), evs[i].len);
-	EXPECT_EQ(one, pt_seq_of(&evs[i]));
+	EXPECT_EQ(one, st_seq_of(&evs[i]));
 	i++;
 	ASSERT_EQ(POSIX_TRACE_STOP, evs[i].info.posix_event_id);
-	EXPECT_EQ(0, pt_stop_auto(&evs[i]));
-	EXPECT_GE(after + PT_TS_SLACK_NS, pt_ts_ns(&evs[i].info.posix_timestamp));
+	EXPECT_EQ(0, st_stop_auto(&evs[i]));
+	EXPECT_GE(after + ST_TS_SLACK_NS, st_ts_ns(&evs[i].info.posix_timestamp));
 
 	/* The names of the ids, from the log's own type table. */
 	nids = type_list(self->f.otrid, ids, __POSIX_TRACE_ID_NR);
@@ -906,7 +906,7 @@ TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 	for (i = 0; i < (int)(sizeof(want_ids) / sizeof(want_ids[0])); i++) {
 		EXPECT_TRUE(has_id(ids, nids, want_ids[i]))
 			TH_LOG("%s missing from the type list",
-			       pt_id_str(want_ids[i]));
+			       st_id_str(want_ids[i]));
 	}
 	ASSERT_EQ(0, posix_trace_eventid_get_name(self->f.otrid, a, name));
 	EXPECT_STREQ(NAME_A, name);
@@ -924,10 +924,10 @@ TEST_F(log, round_trip_gives_same_events_ids_names_data_threads_attr_and_status)
 	EXPECT_EQ(self->f.live.stream_size, logged.stream_size);
 	EXPECT_EQ(self->f.live.log_size, logged.log_size);
 	EXPECT_EQ(self->f.live.maxdata, logged.maxdata);
-	EXPECT_EQ(pt_ts_ns(&self->f.live.created), pt_ts_ns(&logged.created));
+	EXPECT_EQ(st_ts_ns(&self->f.live.created), st_ts_ns(&logged.created));
 	/* The module's clock resolution, as the live stream reported it. */
-	EXPECT_EQ(pt_ts_ns(&self->f.live.clock_res), pt_ts_ns(&logged.clock_res));
-	EXPECT_LT(0u, pt_ts_ns(&logged.clock_res));
+	EXPECT_EQ(st_ts_ns(&self->f.live.clock_res), st_ts_ns(&logged.clock_res));
+	EXPECT_LT(0u, st_ts_ns(&logged.clock_res));
 	ASSERT_EQ(0, posix_trace_get_status(self->f.otrid, &st));
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, st.posix_stream_status);
 	EXPECT_EQ(POSIX_TRACE_NOT_FULL, st.posix_stream_full_status);
@@ -1150,14 +1150,14 @@ static void lf_stored_status(struct __test_metadata *_metadata,
 {
 	struct logspec s = { .stream_policy = stream_policy,
 			     .log_policy = log_policy,
-			     .stream_size = PT_SMALL_STREAM,
+			     .stream_size = ST_SMALL_STREAM,
 			     .log_size = sized ? SMALL_LOG : 0 };
 	struct posix_trace_status_info st;
 	int live_overrun = 0, live_log_overrun = 0, i, losses = 0;
 
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
-	pt_record_seq(0, 10 * PT_SMALL_STREAM / SEQ_REC);
+	st_record_seq(0, 10 * ST_SMALL_STREAM / SEQ_REC);
 	if (poll) {
 		ASSERT_EQ(0, posix_trace_get_status(f->trid, &st));
 		live_overrun = st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN;
@@ -1220,11 +1220,11 @@ static void *recorder_fn(void *arg)
 
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE) &&
 	       r->n < RECORDER_MAX) {
-		pt_record_seq(r->n, 16);
+		st_record_seq(r->n, 16);
 		r->n += 16;
 		/* Keep recording while the main thread flushes 20 times. */
 		if (!(r->n % 256))
-			pt_sleep_ms(1);
+			st_sleep_ms(1);
 	}
 	return NULL;
 }
@@ -1250,7 +1250,7 @@ TEST_F(log, flush_while_recording_logs_every_event_between_flush_markers)
 		ASSERT_EQ(0, posix_trace_get_status(f->trid, &st));
 		flushing += st.posix_stream_flush_status != POSIX_TRACE_NOT_FLUSHING;
 		EXPECT_EQ(0, st.posix_stream_flush_error);
-		pt_sleep_ms(5);
+		st_sleep_ms(5);
 	}
 	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
 	ASSERT_EQ(0, pthread_join(t, NULL));
@@ -1303,8 +1303,8 @@ TEST_F(log, flush_stream_flushes_by_itself_and_loses_nothing_when_recording_slow
 	ASSERT_LT(2 * f->live.stream_size, total * SEQ_REC);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
 	for (i = 0; i < total; i++) {
-		pt_record_seq(i, 1);
-		pt_sleep_ms(1);
+		st_record_seq(i, 1);
+		st_sleep_ms(1);
 	}
 	lf_shutdown_and_read(_metadata, f);
 	lf_expect_all_seq(_metadata, f, total);
@@ -1331,8 +1331,8 @@ TEST_F(log, flush_stream_is_flushed_at_half_a_lane_before_the_tick)
 	half = f->live.stream_size / 2 / SEQ_REC + 1;
 	ASSERT_EQ(0, posix_trace_start(f->trid));
 	for (i = 0; i < 20; i++) {
-		pt_record_seq(i * half, half);
-		pt_sleep_ms(20);
+		st_record_seq(i * half, half);
+		st_sleep_ms(20);
 	}
 	lf_shutdown_and_read(_metadata, f);
 	lf_expect_all_seq(_metadata, f, 20 * half);
@@ -1347,7 +1347,7 @@ TEST_F(log, flush_stream_losses_in_a_tight_loop_are_bracketed_by_stop_and_start)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
 			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM };
+			     .stream_size = ST_SMALL_STREAM };
 	struct logfix *f = &self->f;
 	uint64_t total, first, last, end;
 	int n;
@@ -1355,10 +1355,10 @@ TEST_F(log, flush_stream_losses_in_a_tight_loop_are_bracketed_by_stop_and_start)
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
 	/* 200 ms, time for a few automatic flushes, or at most 6.4 MB. */
-	end = pt_now_ns(CLOCK_MONOTONIC) + 200 * 1000000ULL;
+	end = st_now_ns(CLOCK_MONOTONIC) + 200 * 1000000ULL;
 	for (total = 0; total < TIGHT_MAX &&
-	     pt_now_ns(CLOCK_MONOTONIC) < end; total += 64)
-		pt_record_seq(total, 64);
+	     st_now_ns(CLOCK_MONOTONIC) < end; total += 64)
+		st_record_seq(total, 64);
 	lf_shutdown_and_read(_metadata, f);
 	n = lf_check_seq(_metadata, f, total, &first, &last);
 	TH_LOG("%d of %llu events in the log, %d automatic STOP", n,
@@ -1378,25 +1378,25 @@ TEST_F(log, reads_are_einval_on_a_stream_with_log_and_each_kind_takes_its_functi
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
 			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM };
+			     .stream_size = ST_SMALL_STREAM };
 	trace_id_t nolog, trid;
-	struct pt_ev ev;
+	struct st_ev ev;
 
 	lf_create(_metadata, &self->f, &s);
 	trid = self->f.trid;
 	ASSERT_EQ(0, posix_trace_start(trid));
-	pt_record_seq(0, 1);
+	st_record_seq(0, 1);
 	/* Would block forever if they read: the alarm makes that EINTR. */
-	pt_watchdog(10);
-	EXPECT_EQ(EINVAL, pt_get(trid, &ev));
-	EXPECT_EQ(EINVAL, pt_timed_ms(trid, &ev, 100));
-	EXPECT_EQ(EINVAL, pt_try(trid, &ev));
-	pt_watchdog(0);
+	st_watchdog(10);
+	EXPECT_EQ(EINVAL, st_get(trid, &ev));
+	EXPECT_EQ(EINVAL, st_timed_ms(trid, &ev, 100));
+	EXPECT_EQ(EINVAL, st_try(trid, &ev));
+	st_watchdog(0);
 	EXPECT_EQ(EINVAL, posix_trace_rewind(trid));
 	EXPECT_EQ(EINVAL, posix_trace_close(trid));
 	EXPECT_EQ(0, posix_trace_flush(trid));
 
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, 0, 0, &nolog));
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, 0, 0, &nolog));
 	EXPECT_EQ(EINVAL, posix_trace_flush(nolog));
 	EXPECT_EQ(EINVAL, posix_trace_rewind(nolog));
 	EXPECT_EQ(EINVAL, posix_trace_close(nolog));
@@ -1413,8 +1413,8 @@ TEST_F(log, reads_are_einval_on_a_stream_with_log_and_each_kind_takes_its_functi
 	EXPECT_EQ(EINVAL, posix_trace_stop(self->f.otrid));
 	EXPECT_EQ(EINVAL, posix_trace_clear(self->f.otrid));
 	EXPECT_EQ(EINVAL, posix_trace_shutdown(self->f.otrid));
-	EXPECT_EQ(EINVAL, pt_try(self->f.otrid, &ev));
-	EXPECT_EQ(0, pt_get(self->f.otrid, &ev));
+	EXPECT_EQ(EINVAL, st_try(self->f.otrid, &ev));
+	EXPECT_EQ(0, st_get(self->f.otrid, &ev));
 	EXPECT_EQ(0, ev.unavailable);
 	EXPECT_EQ(POSIX_TRACE_START, ev.info.posix_event_id);
 	EXPECT_EQ(0, posix_trace_rewind(self->f.otrid));
@@ -1430,7 +1430,7 @@ TEST_F(log, reads_are_einval_on_a_stream_with_log_and_each_kind_takes_its_functi
 #define CTL_EVENTS	200
 
 enum {
-	C_NAME = PT_C_FIRST_OWN,
+	C_NAME = ST_C_FIRST_OWN,
 	C_CREATE,
 	C_START,
 	C_PIPE,
@@ -1451,7 +1451,7 @@ static int controller(int wfd, int ready)
 	if (posix_trace_start(trid))
 		return C_START;
 	posix_trace_event(a, NULL, 0);
-	pt_record_seq(0, CTL_EVENTS);
+	st_record_seq(0, CTL_EVENTS);
 	if (write(ready, "r", 1) != 1)
 		return C_PIPE;
 	return 0;
@@ -1504,20 +1504,20 @@ static void controller_ends(struct __test_metadata *_metadata,
 	f->child = pid;
 	close(p[1]);
 	close(q[1]);
-	ASSERT_TRUE(pt_wait_fd(p[0], PT_AGENT_TIMEOUT_MS));
+	ASSERT_TRUE(st_wait_fd(p[0], ST_AGENT_TIMEOUT_MS));
 	ret = read(p[0], &b, 1);
 	close(p[0]);
 	ASSERT_EQ(1, ret) TH_LOG("controller exited with %d",
-				 pt_wait_exit(pid));
+				 st_wait_exit(pid));
 	if (end == END_EXEC) {
 		/* The new image speaks: the old one's streams are gone. */
-		ASSERT_TRUE(pt_wait_fd(q[0], PT_AGENT_TIMEOUT_MS));
+		ASSERT_TRUE(st_wait_fd(q[0], ST_AGENT_TIMEOUT_MS));
 		ASSERT_EQ(1, read(q[0], &b, 1));
 		EXPECT_EQ('x', b);
 	} else {
 		if (end == END_SIGKILL)
 			kill(pid, SIGKILL);
-		status = pt_wait_exit(pid);
+		status = st_wait_exit(pid);
 		f->child = 0;
 		ASSERT_EQ(end == END_SIGKILL ? 128 + SIGKILL : 0, status);
 	}
@@ -1580,7 +1580,7 @@ static void *drainer_fn(void *arg)
 	ssize_t n;
 
 	for (;;) {
-		if (!pt_wait_fd(d->in, 10000)) {
+		if (!st_wait_fd(d->in, 10000)) {
 			d->err = ETIMEDOUT;
 			return NULL;
 		}
@@ -1588,7 +1588,7 @@ static void *drainer_fn(void *arg)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (d->slow_ms)
-			pt_sleep_ms(d->slow_ms);
+			st_sleep_ms(d->slow_ms);
 		if (n <= 0) {
 			d->err = n ? errno : 0;
 			return NULL;
@@ -1669,34 +1669,34 @@ TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
 	f->trid = trid;
 	ASSERT_EQ(0, posix_trace_start(trid));
 	/* Fits in the pipe's buffer. */
-	pt_record_seq(0, BATCH);
+	st_record_seq(0, BATCH);
 	ASSERT_EQ(0, posix_trace_flush(trid));
 	/* More than the pipe's buffer (3000 packed records of 24 bytes,
 	 * 72 KB; 192 KB of the stream): this flush stalls.
 	 */
-	pt_record_seq(BATCH, 3000);
-	pt_watchdog(1);
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	st_record_seq(BATCH, 3000);
+	st_watchdog(1);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, posix_trace_flush(trid));
-	pt_watchdog(0);
+	st_watchdog(0);
 	/* Well before the 5 s the stalled write is retried. */
-	EXPECT_GT(4 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
+	EXPECT_GT(4 * ST_NSEC_PER_SEC, st_now_ns(CLOCK_MONOTONIC) - t0)
 		TH_LOG("the signal did not end the flush's wait");
 	ASSERT_EQ(0, posix_trace_get_status(trid, &st));
 	EXPECT_EQ(POSIX_TRACE_FLUSHING, st.posix_stream_flush_status);
 
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	pt_record_seq(BATCH + 3000, BATCH);
-	EXPECT_GT(2 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0)
+	t0 = st_now_ns(CLOCK_MONOTONIC);
+	st_record_seq(BATCH + 3000, BATCH);
+	EXPECT_GT(2 * ST_NSEC_PER_SEC, st_now_ns(CLOCK_MONOTONIC) - t0)
 		TH_LOG("recording waited for the flush");
 
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	f->trid = 0;
 	ret = posix_trace_shutdown(trid);
 	TH_LOG("shutdown: %d after %llu ms", ret,
-	       (unsigned long long)(pt_now_ns(CLOCK_MONOTONIC) - t0) / 1000000);
+	       (unsigned long long)(st_now_ns(CLOCK_MONOTONIC) - t0) / 1000000);
 	EXPECT_TRUE(ret == 0 || ret == EIO);
-	EXPECT_GT(15 * PT_NSEC_PER_SEC, pt_now_ns(CLOCK_MONOTONIC) - t0);
+	EXPECT_GT(15 * ST_NSEC_PER_SEC, st_now_ns(CLOCK_MONOTONIC) - t0);
 	EXPECT_EQ(EINVAL, posix_trace_shutdown(trid));
 
 	/* The module let go of the pipe: it reads to its end. */
@@ -1713,7 +1713,7 @@ TEST_F(log, a_pipe_nobody_reads_delays_flush_and_shutdown_boundedly)
 /* Never-lose mode (posix_trace_attr_setfullwait_np)                   */
 /* ------------------------------------------------------------------ */
 
-/* pt_record_seq() through POSIX_TRACE_IOC_EVENT on @fd: the kernel path
+/* st_record_seq() through POSIX_TRACE_IOC_EVENT on @fd: the kernel path
  * of the events a thread cannot write into a lane of its own.  -1 at the
  * first failed call.
  */
@@ -1737,7 +1737,7 @@ static int ioctl_seq(int fd, uint64_t first, uint64_t n)
 static void record_seq_by_ioctl(struct __test_metadata *_metadata,
 				uint64_t first, uint64_t n)
 {
-	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	int fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, ioctl_seq(fd, first, n));
@@ -1758,16 +1758,16 @@ static void lf_never_lose_burst(struct __test_metadata *_metadata,
 {
 	struct logspec s = { .stream_policy = stream_policy,
 			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM,
-			     .full_wait_ns = 10 * PT_NSEC_PER_SEC };
-	uint64_t total = 10 * PT_SMALL_STREAM / SEQ_REC;
+			     .stream_size = ST_SMALL_STREAM,
+			     .full_wait_ns = 10 * ST_NSEC_PER_SEC };
+	uint64_t total = 10 * ST_SMALL_STREAM / SEQ_REC;
 
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
 	if (by_ioctl)
 		record_seq_by_ioctl(_metadata, 0, total);
 	else
-		pt_record_seq(0, total);
+		st_record_seq(0, total);
 	lf_shutdown_and_read(_metadata, f);
 	lf_expect_all_seq(_metadata, f, total);
 	EXPECT_EQ(0, lf_count_auto_stops(f));
@@ -1806,9 +1806,9 @@ static void lf_never_lose_stall(struct __test_metadata *_metadata,
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
 			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM,
+			     .stream_size = ST_SMALL_STREAM,
 			     .full_wait_ns = 300 * 1000000ULL };
-	uint64_t n = 5 * (65536 + PT_SMALL_STREAM) / SEQ_REC;
+	uint64_t n = 5 * (65536 + ST_SMALL_STREAM) / SEQ_REC;
 	struct posix_trace_status_info st;
 	uint64_t t0, took;
 	trace_id_t trid;
@@ -1820,16 +1820,16 @@ static void lf_never_lose_stall(struct __test_metadata *_metadata,
 	f->trid = trid;
 	ASSERT_EQ(0, posix_trace_start(trid));
 	/* Five times what the pipe holds (64 KiB) and the stream. */
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	if (by_ioctl)
 		record_seq_by_ioctl(_metadata, 0, n);
 	else
-		pt_record_seq(0, n);
-	took = pt_now_ns(CLOCK_MONOTONIC) - t0;
+		st_record_seq(0, n);
+	took = st_now_ns(CLOCK_MONOTONIC) - t0;
 	TH_LOG("recording took %llu ms", (unsigned long long)took / 1000000);
 	/* At least one full wait, and only a few: the stream stopped. */
 	EXPECT_LE(300 * 1000000ULL, took);
-	EXPECT_GT(10 * PT_NSEC_PER_SEC, took);
+	EXPECT_GT(10 * ST_NSEC_PER_SEC, took);
 	ASSERT_EQ(0, posix_trace_get_status(trid, &st));
 	EXPECT_EQ(POSIX_TRACE_OVERRUN, st.posix_stream_overrun_status);
 
@@ -1858,8 +1858,8 @@ TEST_F(log, never_lose_kernel_path_wait_ends_at_once_on_sigkill)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
 			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM,
-			     .full_wait_ns = 60 * PT_NSEC_PER_SEC };
+			     .stream_size = ST_SMALL_STREAM,
+			     .full_wait_ns = 60 * ST_NSEC_PER_SEC };
 	struct logfix *f = &self->f;
 	int lp[2], go[2], status, ret;
 	uint64_t t0, took;
@@ -1876,8 +1876,8 @@ TEST_F(log, never_lose_kernel_path_wait_ends_at_once_on_sigkill)
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
-		ioctl_seq(open(PT_DEVICE, O_RDWR | O_CLOEXEC), 0,
-			  10 * (65536 + PT_SMALL_STREAM) / SEQ_REC);
+		ioctl_seq(open(ST_DEVICE, O_RDWR | O_CLOEXEC), 0,
+			  10 * (65536 + ST_SMALL_STREAM) / SEQ_REC);
 		_exit(0);
 	}
 	close(go[0]);
@@ -1891,13 +1891,13 @@ TEST_F(log, never_lose_kernel_path_wait_ends_at_once_on_sigkill)
 	sleep(3);
 	EXPECT_EQ(0, waitpid(child, &status, WNOHANG))
 		TH_LOG("the writer did not wait for room");
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	kill(child, SIGKILL);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
-	took = pt_now_ns(CLOCK_MONOTONIC) - t0;
+	took = st_now_ns(CLOCK_MONOTONIC) - t0;
 	TH_LOG("killed after %llu ms", (unsigned long long)took / 1000000);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-	EXPECT_GT(2 * PT_NSEC_PER_SEC, took);
+	EXPECT_GT(2 * ST_NSEC_PER_SEC, took);
 
 	f->trid = 0;
 	ret = posix_trace_shutdown(trid);
@@ -1937,14 +1937,14 @@ TEST_F(log, loss_counts_of_a_full_stream_are_exact)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_UNTIL_FULL,
 			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM };
+			     .stream_size = ST_SMALL_STREAM };
 	struct posix_trace_losses_np l;
 	struct logfix *f = &self->f;
 	uint64_t kept;
 
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
-	pt_record_seq(0, 1000);
+	st_record_seq(0, 1000);
 	lf_shutdown_and_read(_metadata, f);
 	kept = lf_losses(_metadata, f, &l);
 	EXPECT_GT(1000u, kept);
@@ -1963,14 +1963,14 @@ TEST_F(log, loss_counts_of_an_overwriting_stream_are_exact)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_LOOP,
 			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM };
+			     .stream_size = ST_SMALL_STREAM };
 	struct posix_trace_losses_np l;
 	struct logfix *f = &self->f;
 	uint64_t kept;
 
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
-	pt_record_seq(0, 1000);
+	st_record_seq(0, 1000);
 	lf_shutdown_and_read(_metadata, f);
 	kept = lf_losses(_metadata, f, &l);
 	EXPECT_GT(1000u, kept);
@@ -1987,14 +1987,14 @@ TEST_F(log, loss_counts_of_a_full_log_are_exact)
 	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
 			     .log_policy = POSIX_TRACE_UNTIL_FULL,
 			     .stream_size = 65536, .log_size = SMALL_LOG,
-			     .full_wait_ns = 10 * PT_NSEC_PER_SEC };
+			     .full_wait_ns = 10 * ST_NSEC_PER_SEC };
 	struct posix_trace_losses_np l;
 	struct logfix *f = &self->f;
 	uint64_t kept;
 
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
-	pt_record_seq(0, 2000);
+	st_record_seq(0, 2000);
 	lf_shutdown_and_read(_metadata, f);
 	kept = lf_losses(_metadata, f, &l);
 	EXPECT_GT(2000u, kept);
@@ -2004,7 +2004,7 @@ TEST_F(log, loss_counts_of_a_full_log_are_exact)
 
 static void *lf_seq_thread(void *arg)
 {
-	pt_record_seq((uintptr_t)arg, 20000);
+	st_record_seq((uintptr_t)arg, 20000);
 	return NULL;
 }
 
@@ -2064,7 +2064,7 @@ TEST_F_TIMEOUT(log, a_log_slower_than_its_writer_loses_only_what_it_counts, 120)
 	close(p[1]);
 	ASSERT_EQ(0, pthread_create(&t, NULL, drainer_fn, &d));
 	ASSERT_EQ(0, posix_trace_start(trid));
-	pt_record_seq(0, total);
+	st_record_seq(0, total);
 	ASSERT_EQ(0, posix_trace_shutdown(trid));
 	pthread_join(t, NULL);
 	close(p[0]);
@@ -2091,13 +2091,13 @@ TEST_F_TIMEOUT(log, a_log_slower_than_its_writer_loses_only_what_it_counts, 120)
 /* The sequence number of the next event of @trid, or ~0 for another. */
 static uint64_t next_seq(struct __test_metadata *_metadata, trace_id_t trid)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	EXPECT_EQ(0, pt_get(trid, &ev));
+	EXPECT_EQ(0, st_get(trid, &ev));
 	EXPECT_EQ(0, ev.unavailable);
 	if (ev.info.posix_event_id != POSIX_TRACE_UNNAMED_USEREVENT)
 		return ~0ULL;
-	return pt_seq_of(&ev);
+	return st_seq_of(&ev);
 }
 
 /* REQ: OPEN-1 OPEN-2 REWIND-1 RULE-46 CLOSE-1 GETNEXT-3 */
@@ -2108,12 +2108,12 @@ TEST_F(log, a_log_opened_twice_has_independent_cursors_and_rewinds)
 			     .stream_size = 65536 };
 	struct logfix *f = &self->f;
 	trace_id_t t2;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i, n;
 
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
-	pt_record_seq(0, 50);
+	st_record_seq(0, 50);
 	lf_shutdown_and_read(_metadata, f);
 	ASSERT_EQ(52, f->nev);
 	ASSERT_EQ(0, posix_trace_rewind(f->otrid));
@@ -2121,8 +2121,8 @@ TEST_F(log, a_log_opened_twice_has_independent_cursors_and_rewinds)
 	ASSERT_EQ(0, posix_trace_open(f->rfd, &t2));
 	ASSERT_NE(f->otrid, t2);
 	for (i = 0; i < 10; i++)
-		ASSERT_EQ(0, pt_get(f->otrid, &ev));
-	ASSERT_EQ(0, pt_get(t2, &ev));
+		ASSERT_EQ(0, st_get(f->otrid, &ev));
+	ASSERT_EQ(0, st_get(t2, &ev));
 	EXPECT_EQ(POSIX_TRACE_START, ev.info.posix_event_id);
 	EXPECT_EQ(9u, next_seq(_metadata, f->otrid));
 	EXPECT_EQ(0u, next_seq(_metadata, t2));
@@ -2131,10 +2131,10 @@ TEST_F(log, a_log_opened_twice_has_independent_cursors_and_rewinds)
 	/* To the end, then from the start again. */
 	ASSERT_EQ(0, log_read_events(f->otrid, &f->ev, &n));
 	EXPECT_EQ(f->nev - 12, n);
-	ASSERT_EQ(0, pt_get(f->otrid, &ev));
+	ASSERT_EQ(0, st_get(f->otrid, &ev));
 	EXPECT_NE(0, ev.unavailable);
 	ASSERT_EQ(0, posix_trace_rewind(f->otrid));
-	ASSERT_EQ(0, pt_get(f->otrid, &ev));
+	ASSERT_EQ(0, st_get(f->otrid, &ev));
 	EXPECT_EQ(0, ev.unavailable);
 	EXPECT_EQ(POSIX_TRACE_START, ev.info.posix_event_id);
 	EXPECT_EQ(0u, next_seq(_metadata, f->otrid));
@@ -2164,7 +2164,7 @@ static int lf_fill_log(struct __test_metadata *_metadata, struct logfix *f)
 	struct posix_trace_status_info st;
 
 	for (i = 0; i < max; i++) {
-		pt_record_seq((uint64_t)i * BATCH, BATCH);
+		st_record_seq((uint64_t)i * BATCH, BATCH);
 		EXPECT_EQ(0, posix_trace_flush(f->trid));
 		EXPECT_EQ(0, posix_trace_get_status(f->trid, &st));
 		EXPECT_EQ(POSIX_TRACE_NOT_FLUSHING, st.posix_stream_flush_status);
@@ -2196,7 +2196,7 @@ TEST_F(log, status_shows_log_full_for_until_full_and_resets_log_overrun_on_read)
 	max = lf_fill_log(_metadata, f);
 
 	/* Anything flushed now is lost for the log. */
-	pt_record_seq((uint64_t)max * BATCH, BATCH);
+	st_record_seq((uint64_t)max * BATCH, BATCH);
 	ASSERT_EQ(0, posix_trace_flush(f->trid));
 	expect_log_status(_metadata, f->trid, POSIX_TRACE_FULL,
 			  POSIX_TRACE_OVERRUN, 0);
@@ -2221,7 +2221,7 @@ TEST_F(log, clear_of_a_full_until_full_log_makes_it_not_full_and_logs_again)
 	ASSERT_EQ(0, posix_trace_clear(f->trid));
 	expect_log_status(_metadata, f->trid, POSIX_TRACE_NOT_FULL, -1, 0);
 	/* The log takes events again, from the first after the clear. */
-	pt_record_seq(1000000, BATCH);
+	st_record_seq(1000000, BATCH);
 	lf_shutdown_and_read(_metadata, f);
 	EXPECT_EQ(BATCH, lf_check_seq(_metadata, f, 1000000 + BATCH, &first,
 				      &last));
@@ -2246,7 +2246,7 @@ static int lf_wrap_and_check(struct __test_metadata *_metadata,
 	const uint64_t pause_ns = 50 * 1000 * 1000ULL, base = 1000;
 	struct logspec s = { .log_policy = POSIX_TRACE_APPEND,
 			     .stream_policy = POSIX_TRACE_LOOP,
-			     .stream_size = PT_SMALL_STREAM };
+			     .stream_size = ST_SMALL_STREAM };
 	struct timespec pause = { 0, (long)pause_ns };
 	uint64_t t1, first, last, n;
 	int i, o = -1;
@@ -2255,14 +2255,14 @@ static int lf_wrap_and_check(struct __test_metadata *_metadata,
 	n = 4 * f->live.stream_size / SEQ_REC;
 	EXPECT_EQ(0, posix_trace_start(f->trid));
 	if (before != WRAP_AT_START) {
-		pt_record_seq(0, BATCH);
+		st_record_seq(0, BATCH);
 		EXPECT_EQ(0, before == WRAP_AFTER_FLUSH ?
 			  posix_trace_flush(f->trid) : posix_trace_clear(f->trid));
 	}
-	pt_record_seq(base, 1);
-	t1 = pt_realtime_ns();
+	st_record_seq(base, 1);
+	t1 = st_realtime_ns();
 	EXPECT_EQ(0, nanosleep(&pause, NULL));
-	pt_record_seq(base + 1, n);
+	st_record_seq(base + 1, n);
 	lf_shutdown_and_read(_metadata, f);
 
 	EXPECT_EQ(0, lf_count(f, POSIX_TRACE_ERROR))
@@ -2286,10 +2286,10 @@ static int lf_wrap_and_check(struct __test_metadata *_metadata,
 	EXPECT_EQ(POSIX_TRACE_RESUME, f->ev[o + 1].id);
 	EXPECT_EQ(i, o + 2);
 	EXPECT_EQ(f->ev[i].ts, f->ev[o + 1].ts);
-	EXPECT_GE(f->ev[o + 1].ts + PT_TS_SLACK_NS, t1 + pause_ns);
+	EXPECT_GE(f->ev[o + 1].ts + ST_TS_SLACK_NS, t1 + pause_ns);
 	EXPECT_LE(f->ev[o].ts, f->ev[o + 1].ts);
 	if (before != WRAP_AFTER_CLEAR) {
-		EXPECT_LE(f->ev[o].ts, t1 + PT_TS_SLACK_NS)
+		EXPECT_LE(f->ev[o].ts, t1 + ST_TS_SLACK_NS)
 			TH_LOG("OVERFLOW %llu ns after the first lost event",
 			       (unsigned long long)(f->ev[o].ts - t1));
 	}
@@ -2338,7 +2338,7 @@ TEST_F(log, create_withlog_on_a_child_logs_the_childs_events)
 	ASSERT_LE(0, pid);
 	if (!pid)
 		_exit(0);
-	ASSERT_EQ(0, pt_wait_exit(pid));
+	ASSERT_EQ(0, st_wait_exit(pid));
 	EXPECT_EQ(ESRCH, log_create(pid, &s, f->wfd, &trid));
 
 	ASSERT_EQ(0, pipe(go));
@@ -2349,7 +2349,7 @@ TEST_F(log, create_withlog_on_a_child_logs_the_childs_events)
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
-		pt_record_seq(0, BATCH);
+		st_record_seq(0, BATCH);
 		_exit(0);
 	}
 	close(go[0]);
@@ -2358,7 +2358,7 @@ TEST_F(log, create_withlog_on_a_child_logs_the_childs_events)
 	ASSERT_EQ(0, posix_trace_start(f->trid));
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	close(go[1]);
-	ASSERT_EQ(0, pt_wait_exit(pid));
+	ASSERT_EQ(0, st_wait_exit(pid));
 	f->child = 0;
 	lf_shutdown_and_read(_metadata, f);
 	for (i = 0; i < f->nev; i++)
@@ -2389,7 +2389,7 @@ TEST_F(log, flush_stream_that_loses_events_while_flushing_reports_overrun)
 {
 	struct logspec s = { .stream_policy = POSIX_TRACE_FLUSH,
 			     .log_policy = POSIX_TRACE_APPEND,
-			     .stream_size = PT_SMALL_STREAM };
+			     .stream_size = ST_SMALL_STREAM };
 	struct posix_trace_status_info st;
 	struct logfix *f = &self->f;
 	int p[2];
@@ -2400,7 +2400,7 @@ TEST_F(log, flush_stream_that_loses_events_while_flushing_reports_overrun)
 	ASSERT_EQ(0, posix_trace_start(f->trid));
 	/* Ten streams' worth at once: the stream fills, and its flush
 	 * cannot free it. */
-	pt_record_seq(0, 10 * PT_SMALL_STREAM / SEQ_REC);
+	st_record_seq(0, 10 * ST_SMALL_STREAM / SEQ_REC);
 	ASSERT_EQ(0, posix_trace_get_status(f->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_OVERRUN, st.posix_stream_overrun_status);
 	ASSERT_EQ(0, posix_trace_get_status(f->trid, &st));
@@ -2441,18 +2441,18 @@ TEST_F(log, flush_shutdown_and_reads_update_the_log_file_times)
 	ASSERT_EQ(0, posix_trace_start(f->trid));
 	ASSERT_EQ(0, fstat(f->wfd, &before));
 	usleep(20000);
-	pt_record_seq(0, BATCH);
+	st_record_seq(0, BATCH);
 	ASSERT_EQ(0, posix_trace_flush(f->trid));
 	ASSERT_EQ(0, fstat(f->wfd, &after));
-	EXPECT_LT(pt_ts_ns(&before.st_mtim), pt_ts_ns(&after.st_mtim));
-	EXPECT_LT(pt_ts_ns(&before.st_ctim), pt_ts_ns(&after.st_ctim));
+	EXPECT_LT(st_ts_ns(&before.st_mtim), st_ts_ns(&after.st_mtim));
+	EXPECT_LT(st_ts_ns(&before.st_ctim), st_ts_ns(&after.st_ctim));
 	before = after;
 	usleep(20000);
 	lf_shutdown_and_read(_metadata, f);
 	ASSERT_EQ(0, fstat(f->wfd, &after));
-	EXPECT_LT(pt_ts_ns(&before.st_mtim), pt_ts_ns(&after.st_mtim));
+	EXPECT_LT(st_ts_ns(&before.st_mtim), st_ts_ns(&after.st_mtim));
 	if (root)	/* the log was opened and read since */
-		EXPECT_LT(pt_ts_ns(&before.st_atim), pt_ts_ns(&after.st_atim));
+		EXPECT_LT(st_ts_ns(&before.st_atim), st_ts_ns(&after.st_atim));
 }
 
 /* Move the log of @f to a new 64 KiB tmpfs (root only). */
@@ -2483,7 +2483,7 @@ static int flush_until_enospc(struct __test_metadata *_metadata,
 	int i, ret = 0;
 
 	for (i = 0; i < 64; i++) {
-		pt_record_seq((uint64_t)i * BATCH, BATCH);
+		st_record_seq((uint64_t)i * BATCH, BATCH);
 		ret = posix_trace_flush(trid);
 		if (ret)
 			break;
@@ -2503,7 +2503,7 @@ TEST_F(log, full_file_system_gives_enospc_and_keeps_the_events_before_it)
 	uint64_t first, last;
 	int ret, ok, n;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	lf_move_to_small_fs(_metadata, f);
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
@@ -2539,7 +2539,7 @@ TEST_F(log, write_error_reaches_the_log_as_an_error_event_once_there_is_room)
 	uint64_t first, last, after;
 	int fd, i, ok, n, err = -1;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	lf_move_to_small_fs(_metadata, f);
 	/* Half of the file system, given back after the error. */
 	snprintf(filler, sizeof(filler), "%s/filler", f->mnt);
@@ -2555,7 +2555,7 @@ TEST_F(log, write_error_reaches_the_log_as_an_error_event_once_there_is_room)
 	ok = flush_until_enospc(_metadata, f->trid);
 	ASSERT_EQ(0, unlink(filler));
 	after = (uint64_t)(ok + 1) * BATCH;
-	pt_record_seq(after, BATCH);
+	st_record_seq(after, BATCH);
 	EXPECT_EQ(0, posix_trace_flush(f->trid));
 	lf_shutdown_and_read(_metadata, f);
 
@@ -2635,11 +2635,11 @@ TEST_F(log, clear_empties_the_log_too_but_keeps_the_names)
 	lf_create(_metadata, f, &s);
 	ASSERT_EQ(0, posix_trace_start(f->trid));
 	posix_trace_event(a, NULL, 0);
-	pt_record_seq(0, BATCH);
+	st_record_seq(0, BATCH);
 	ASSERT_EQ(0, posix_trace_flush(f->trid));
-	pt_record_seq(BATCH, BATCH);
+	st_record_seq(BATCH, BATCH);
 	ASSERT_EQ(0, posix_trace_clear(f->trid));
-	pt_record_seq(1000, BATCH);
+	st_record_seq(1000, BATCH);
 	lf_shutdown_and_read(_metadata, f);
 
 	/* The first event after the markers of a flush, if one ran. */

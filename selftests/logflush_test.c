@@ -14,7 +14,8 @@
  * module moved a lane's position back 801 times in 5 s, with flushes of
  * up to 570 ms where an honest one takes 20.
  */
-#include "pt_lane.h"
+#include "pt_selftest.h"
+#include "st_lane.h"
 
 #include <stdatomic.h>
 
@@ -46,7 +47,7 @@ static void record_many(trace_event_id_t id, int n)
 #define FLIP_SPINS	200
 
 struct flipper {
-	struct lane l[NR_LANES];
+	struct st_lane l[NR_LANES];
 	uint64_t real[NR_LANES];
 	atomic_int run;
 };
@@ -103,7 +104,7 @@ static bool fill_lanes(trace_event_id_t id, struct flipper *fl)
 	for (i = 0; i < made; i++)
 		ok &= !pthread_join(th[i], NULL);
 	pthread_barrier_destroy(&recorded);
-	if (!ok || find_lanes(fl->l, NR_LANES) != NR_LANES)
+	if (!ok || st_find_lanes(fl->l, NR_LANES) != NR_LANES)
 		return false;
 	for (i = 0; i < NR_LANES; i++)
 		fl->real[i] = __atomic_load_n(&fl->l[i].ctl->head, __ATOMIC_ACQUIRE);
@@ -113,7 +114,7 @@ static bool fill_lanes(trace_event_id_t id, struct flipper *fl)
 
 static uint64_t ms_since(uint64_t t0)
 {
-	return (pt_now_ns(CLOCK_MONOTONIC) - t0) / 1000000;
+	return (st_now_ns(CLOCK_MONOTONIC) - t0) / 1000000;
 }
 
 static int create_with_log(pid_t pid, int *fd, trace_id_t *trid)
@@ -150,7 +151,7 @@ FIXTURE_SETUP(flush)
 	self->trid = 0;
 	self->fd = -1;
 	self->child[0] = self->child[1] = -1;
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 }
 
 FIXTURE_TEARDOWN(flush)
@@ -204,9 +205,9 @@ TEST_F_TIMEOUT(flush, lanes_whose_heads_flip_never_move_the_flusher_back_or_stal
 	ASSERT_TRUE(fill_lanes(id, &fl));
 	tails_backwards(&fl, last);
 	ASSERT_EQ(0, pthread_create(&th, NULL, flip_heads, &fl));
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	while (ms_since(t0) < FLIP_SECONDS * 1000) {
-		uint64_t t1 = pt_now_ns(CLOCK_MONOTONIC);
+		uint64_t t1 = st_now_ns(CLOCK_MONOTONIC);
 
 		if (posix_trace_flush(self->trid))
 			break;
@@ -224,7 +225,7 @@ TEST_F_TIMEOUT(flush, lanes_whose_heads_flip_never_move_the_flusher_back_or_stal
 	EXPECT_GT(FLUSH_BOUND_MS, longest);
 	/* The final flush is bounded too, with a head still a lie. */
 	__atomic_store_n(&fl.l[0].ctl->head, 0, __ATOMIC_RELEASE);
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
 	took = ms_since(t0);
@@ -257,7 +258,7 @@ static void __attribute__((noreturn)) exiting_controller(pid_t target, int go)
 	if (create_with_log(target, &fd, &trid) || write(go, "g", 1) != 1)
 		_exit(2);
 	/* Let the target fill its lane and start lying, flushing meanwhile. */
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	while (ms_since(t0) < FLIP_SECONDS * 1000)
 		if (posix_trace_flush(trid))
 			_exit(3);
@@ -284,16 +285,16 @@ TEST_F_TIMEOUT(flush, the_exit_of_a_controller_is_bounded_by_a_lane_it_does_not_
 	if (!self->child[1])
 		exiting_controller(self->child[0], go[1]);
 	close(go[1]);
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	do {
 		pid = waitpid(self->child[1], &status, WNOHANG);
 		if (!pid)
-			pt_sleep_ms(50);
+			st_sleep_ms(50);
 	} while (!pid && ms_since(t0) < FLIP_SECONDS * 1000 + 60000);
 	ASSERT_EQ(self->child[1], pid) {
 		TH_LOG("the controller has not exited after %llu ms (state %c)",
 		       (unsigned long long)ms_since(t0),
-		       pt_proc_state(self->child[1]));
+		       st_proc_state(self->child[1]));
 	}
 	self->child[1] = -1;
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {

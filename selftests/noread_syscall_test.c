@@ -13,7 +13,7 @@
  * has to wait.
  */
 #include "pt_selftest.h"
-#include "pt_seccomp.h"
+#include "st_seccomp.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -48,13 +48,13 @@ static const int forbidden[] = {
 /* Install the filter on the calling thread only.  0 or an errno. */
 static int forbid_reader_syscalls(void)
 {
-	return pt_seccomp_thread(forbidden, NR_FORBIDDEN, SECCOMP_RET_KILL_PROCESS,
+	return st_seccomp_thread(forbidden, NR_FORBIDDEN, SECCOMP_RET_KILL_PROCESS,
 				 SECCOMP_RET_ALLOW);
 }
 
 /* Child exit codes of this file (the common ones: pt_selftest.h). */
 enum {
-	C_RETURNED = PT_C_FIRST_OWN,
+	C_RETURNED = ST_C_FIRST_OWN,
 };
 
 static const char *child_code_str(int code)
@@ -79,9 +79,9 @@ FIXTURE(noread) {
 FIXTURE_SETUP(noread)
 {
 	self->child = -1;
-	PT_REQUIRE_MODULE();
-#ifndef PT_AUDIT_ARCH
-	PT_SKIP("no seccomp arch value for this architecture");
+	ST_REQUIRE_MODULE();
+#ifndef ST_AUDIT_ARCH
+	ST_SKIP("no seccomp arch value for this architecture");
 #endif
 }
 
@@ -106,19 +106,19 @@ enum how { HOW_GET, HOW_TIMED, HOW_TRY };
 static int read_one(trace_id_t trid, enum how how, uint32_t seq,
 		    const struct timespec *abs)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint32_t v;
 	int ret;
 
 	switch (how) {
 	case HOW_GET:
-		ret = pt_get(trid, &ev);
+		ret = st_get(trid, &ev);
 		break;
 	case HOW_TIMED:
-		ret = pt_timed(trid, &ev, abs);
+		ret = st_timed(trid, &ev, abs);
 		break;
 	default:
-		ret = pt_try(trid, &ev);
+		ret = st_try(trid, &ev);
 		break;
 	}
 	if (ret)
@@ -135,15 +135,15 @@ static int read_one(trace_id_t trid, enum how how, uint32_t seq,
 
 static int reader_child_single_batch(void)
 {
-	struct timespec abs = pt_ns_ts(pt_realtime_ns() +
-				       3600 * PT_NSEC_PER_SEC);
-	struct pt_ev ev;
+	struct timespec abs = st_ns_ts(st_realtime_ns() +
+				       3600 * ST_NSEC_PER_SEC);
+	struct st_ev ev;
 	trace_id_t trid;
 	uint32_t i;
 	int code;
 
 	no_core_dumps();
-	if (pt_create(0, 65536, 0, 0, &trid) || posix_trace_start(trid))
+	if (st_create(0, 65536, 0, 0, &trid) || posix_trace_start(trid))
 		return C_SETUP;
 	for (i = 0; i < 40; i++)
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
@@ -151,7 +151,7 @@ static int reader_child_single_batch(void)
 		return C_FILTER;
 
 	/* From here on: no ioctl, read, poll, sleep ... or SIGSYS. */
-	if (pt_get(trid, &ev))
+	if (st_get(trid, &ev))
 		return C_READ_RET;
 	if (ev.unavailable)
 		return C_UNAVAILABLE;
@@ -233,16 +233,16 @@ static void *batch_writer(void *arg)
 
 static int reader_child_batches(void)
 {
-	struct timespec abs = pt_ns_ts(pt_realtime_ns() +
-				       3600 * PT_NSEC_PER_SEC);
-	struct pt_ev ev;
+	struct timespec abs = st_ns_ts(st_realtime_ns() +
+				       3600 * ST_NSEC_PER_SEC);
+	struct st_ev ev;
 	pthread_t th;
 	uint32_t b, i;
 	int code;
 
 	no_core_dumps();
-	if (pt_create(0, 65536, 0, 0, &batch_trid) ||
-	    pt_start_and_skip(batch_trid))
+	if (st_create(0, 65536, 0, 0, &batch_trid) ||
+	    st_start_and_skip(batch_trid))
 		return C_SETUP;
 	atomic_store(&turn, -1);
 	if (pthread_create(&th, NULL, batch_writer, NULL))
@@ -262,7 +262,7 @@ static int reader_child_batches(void)
 			if (code)
 				return code;
 		}
-		if (pt_try(batch_trid, &ev) || !ev.unavailable)
+		if (st_try(batch_trid, &ev) || !ev.unavailable)
 			return C_NOT_EMPTY;
 		atomic_store(&turn, 2 * b + 2);
 	}
@@ -279,18 +279,18 @@ TEST_F(noread, events_written_after_the_filter_are_read_without_syscalls)
 
 static int reader_child_empty(void)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	trace_id_t trid;
 
 	no_core_dumps();
 	signal(SIGALRM, SIG_DFL);
-	if (pt_create(0, 65536, 0, 0, &trid))
+	if (st_create(0, 65536, 0, 0, &trid))
 		return C_SETUP;
 	/* Never started: empty.  A waiting reader must enter the kernel. */
 	alarm(20);
 	if (forbid_reader_syscalls())
 		return C_FILTER;
-	pt_get(trid, &ev);
+	st_get(trid, &ev);
 	return C_RETURNED;
 }
 

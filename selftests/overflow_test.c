@@ -17,10 +17,10 @@
 
 FIXTURE(overflow) {
 	trace_id_t trid;
-	struct pt_sizes sz;
+	struct st_sizes sz;
 	size_t cap;		/* user records of 8 data bytes per lane */
 	size_t cap_with_start;	/* the same, leaving room for a START */
-	struct pt_ev *ev;
+	struct st_ev *ev;
 	int nev;
 	int max_ev;
 };
@@ -35,10 +35,10 @@ FIXTURE_SETUP(overflow)
 	int cpu = 0;
 
 	self->ev = NULL;
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
 	nr_cpus = CPU_COUNT(&set);
-	ASSERT_EQ(0, pt_pin_nth_cpu(0, &cpu));
+	ASSERT_EQ(0, st_pin_nth_cpu(0, &cpu));
 	for (second_cpu = cpu + 1; second_cpu < CPU_SETSIZE; second_cpu++)
 		if (CPU_ISSET(second_cpu, &set))
 			break;
@@ -56,9 +56,9 @@ FIXTURE_TEARDOWN(overflow)
 static void make_stream(struct __test_metadata *_metadata,
 			FIXTURE_DATA(overflow) *self, int policy)
 {
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, policy, 0, &self->trid));
-	ASSERT_EQ(0, pt_stream_sizes(self->trid, SEQ_LEN, &self->sz));
-	ASSERT_GE(self->sz.stream, (size_t)PT_SMALL_STREAM);
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, policy, 0, &self->trid));
+	ASSERT_EQ(0, st_stream_sizes(self->trid, SEQ_LEN, &self->sz));
+	ASSERT_GE(self->sz.stream, (size_t)ST_SMALL_STREAM);
 	ASSERT_GT(self->sz.userev, SEQ_LEN);
 	ASSERT_GE(self->sz.sysev, sizeof(trace_event_set_t));
 	self->cap = self->sz.stream / self->sz.userev;
@@ -74,7 +74,7 @@ static void make_stream(struct __test_metadata *_metadata,
 static void drain(struct __test_metadata *_metadata,
 		  FIXTURE_DATA(overflow) *self)
 {
-	ASSERT_EQ(0, pt_drain(self->trid, self->ev, self->max_ev, &self->nev));
+	ASSERT_EQ(0, st_drain(self->trid, self->ev, self->max_ev, &self->nev));
 	ASSERT_LT(self->nev, self->max_ev);
 }
 
@@ -102,12 +102,12 @@ static void dump_events(struct __test_metadata *_metadata,
 
 	for (i = from; i < self->nev && i < from + n; i++)
 		TH_LOG("  ev[%d] %s len %zu seq %llu ts %llu", i,
-		       pt_id_str(self->ev[i].info.posix_event_id),
+		       st_id_str(self->ev[i].info.posix_event_id),
 		       self->ev[i].len,
 		       self->ev[i].len == SEQ_LEN ?
-		       (unsigned long long)pt_seq_of(&self->ev[i]) : 0ULL,
+		       (unsigned long long)st_seq_of(&self->ev[i]) : 0ULL,
 		       (unsigned long long)
-		       pt_ts_ns(&self->ev[i].info.posix_timestamp));
+		       st_ts_ns(&self->ev[i].info.posix_timestamp));
 	TH_LOG("  (%d events read)", self->nev);
 }
 
@@ -134,17 +134,17 @@ static uint64_t check_run(struct __test_metadata *_metadata,
 	int i;
 
 	ASSERT_LT(from, to);
-	first = pt_seq_of(&self->ev[from]);
+	first = st_seq_of(&self->ev[from]);
 	for (i = from; i < to; i++) {
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 			  self->ev[i].info.posix_event_id)
 			TH_LOG("event %d is %s", i,
-			       pt_id_str(self->ev[i].info.posix_event_id));
+			       st_id_str(self->ev[i].info.posix_event_id));
 		ASSERT_EQ(SEQ_LEN, self->ev[i].len);
-		ASSERT_EQ(first + (uint64_t)(i - from), pt_seq_of(&self->ev[i]))
+		ASSERT_EQ(first + (uint64_t)(i - from), st_seq_of(&self->ev[i]))
 			TH_LOG("gap or duplicate at event %d", i);
 	}
-	ASSERT_EQ(last, pt_seq_of(&self->ev[to - 1]));
+	ASSERT_EQ(last, st_seq_of(&self->ev[to - 1]));
 	return first;
 }
 
@@ -156,16 +156,16 @@ static uint64_t check_run(struct __test_metadata *_metadata,
 TEST_F(overflow, loop_overwrites_oldest_and_reports_overflow_then_resume)
 {
 	uint64_t t0, t1, written, first, kept, ovf_ts, res_ts;
-	struct pt_ev *ovf, *res;
+	struct st_ev *ovf, *res;
 	int i;
 
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	written = 3 * self->cap + 7;
-	t0 = pt_realtime_ns();
+	t0 = st_realtime_ns();
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, 1);
-	t1 = pt_realtime_ns();
-	pt_record_seq(1, written - 1);
+	st_record_seq(0, 1);
+	t1 = st_realtime_ns();
+	st_record_seq(1, written - 1);
 
 	/* Running and full; the overrun is reported once. */
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
@@ -185,10 +185,10 @@ TEST_F(overflow, loop_overwrites_oldest_and_reports_overflow_then_resume)
 	    res->info.posix_event_id != POSIX_TRACE_RESUME)
 		dump_events(_metadata, self, 0, 6);
 	ASSERT_EQ(POSIX_TRACE_OVERFLOW, ovf->info.posix_event_id)
-		TH_LOG("event %d is %s", i, pt_id_str(ovf->info.posix_event_id));
+		TH_LOG("event %d is %s", i, st_id_str(ovf->info.posix_event_id));
 	ASSERT_EQ(POSIX_TRACE_RESUME, res->info.posix_event_id)
 		TH_LOG("event %d is %s", i + 1,
-		       pt_id_str(res->info.posix_event_id));
+		       st_id_str(res->info.posix_event_id));
 	EXPECT_EQ(0u, ovf->len);
 	EXPECT_EQ(0u, res->len);
 	/* The events went through this process's writer lane: its loss is
@@ -209,21 +209,21 @@ TEST_F(overflow, loop_overwrites_oldest_and_reports_overflow_then_resume)
 	ASSERT_EQ(-1, find(self, i + 2, POSIX_TRACE_OVERFLOW));
 
 	/* OVERFLOW: time of the first lost event (START or event 0). */
-	ovf_ts = pt_ts_ns(&ovf->info.posix_timestamp);
-	res_ts = pt_ts_ns(&res->info.posix_timestamp);
-	EXPECT_GE(ovf_ts + PT_TS_SLACK_NS, t0);
-	EXPECT_LE(ovf_ts, t1 + PT_TS_SLACK_NS);
+	ovf_ts = st_ts_ns(&ovf->info.posix_timestamp);
+	res_ts = st_ts_ns(&res->info.posix_timestamp);
+	EXPECT_GE(ovf_ts + ST_TS_SLACK_NS, t0);
+	EXPECT_LE(ovf_ts, t1 + ST_TS_SLACK_NS);
 	EXPECT_LE(ovf_ts, res_ts);
 	/* RESUME: time of the first surviving event, reported before it. */
-	EXPECT_EQ(pt_ts_ns(&self->ev[i + 2].info.posix_timestamp), res_ts);
+	EXPECT_EQ(st_ts_ns(&self->ev[i + 2].info.posix_timestamp), res_ts);
 
 	/* Read empty: space again, no new overrun. */
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_NO_OVERRUN);
-	pt_record_seq(written, 1);
+	st_record_seq(written, 1);
 	drain(_metadata, self);
 	ASSERT_EQ(1, self->nev);
-	ASSERT_EQ(written, pt_seq_of(&self->ev[0]));
+	ASSERT_EQ(written, st_seq_of(&self->ev[0]));
 }
 
 /*
@@ -245,10 +245,10 @@ TEST_F(overflow, loop_overflow_in_a_lane_never_read_carries_the_first_lost_time)
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	written = 2 * self->cap;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, 1);
-	t1 = pt_realtime_ns();
+	st_record_seq(0, 1);
+	t1 = st_realtime_ns();
 	ASSERT_EQ(0, nanosleep(&pause, NULL));
-	pt_record_seq(1, written - 1);
+	st_record_seq(1, written - 1);
 
 	drain(_metadata, self);
 	i = self->nev > 0 &&
@@ -257,30 +257,30 @@ TEST_F(overflow, loop_overflow_in_a_lane_never_read_carries_the_first_lost_time)
 	ASSERT_EQ(POSIX_TRACE_OVERFLOW, self->ev[i].info.posix_event_id);
 	ASSERT_EQ(POSIX_TRACE_RESUME, self->ev[i + 1].info.posix_event_id);
 	ASSERT_GT(check_run(_metadata, self, i + 2, self->nev, written - 1), 0u);
-	ovf_ts = pt_ts_ns(&self->ev[i].info.posix_timestamp);
-	res_ts = pt_ts_ns(&self->ev[i + 1].info.posix_timestamp);
-	EXPECT_LE(ovf_ts, t1 + PT_TS_SLACK_NS)
+	ovf_ts = st_ts_ns(&self->ev[i].info.posix_timestamp);
+	res_ts = st_ts_ns(&self->ev[i + 1].info.posix_timestamp);
+	EXPECT_LE(ovf_ts, t1 + ST_TS_SLACK_NS)
 		TH_LOG("OVERFLOW %llu ns after the first lost event's recording",
 		       (unsigned long long)(ovf_ts - t1));
-	EXPECT_GE(res_ts + PT_TS_SLACK_NS, t1 + pause_ns);
+	EXPECT_GE(res_ts + ST_TS_SLACK_NS, t1 + pause_ns);
 }
 
 /* REQ: RULE-18 GETNEXT-C6 */
 TEST_F(overflow, loop_reader_keeping_up_never_overflows)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint64_t i;
 
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	for (i = 0; i < 4 * self->cap; i++) {
-		pt_record_seq(i, 1);
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		st_record_seq(i, 1);
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		ASSERT_EQ(0, ev.unavailable);
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id)
 			TH_LOG("event %llu: %s", (unsigned long long)i,
-			       pt_id_str(ev.info.posix_event_id));
-		ASSERT_EQ(i, pt_seq_of(&ev));
+			       st_id_str(ev.info.posix_event_id));
+		ASSERT_EQ(i, st_seq_of(&ev));
 	}
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_NO_OVERRUN);
@@ -294,38 +294,38 @@ TEST_F(overflow, loop_events_that_fit_stream_min_size_are_all_kept)
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	n = self->cap_with_start;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, n);
+	st_record_seq(0, n);
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING, -1,
 		      POSIX_TRACE_NO_OVERRUN);
 	drain(_metadata, self);
 	ASSERT_EQ((int)n + 1, self->nev);
 	ASSERT_EQ(POSIX_TRACE_START, self->ev[0].info.posix_event_id);
 	check_run(_metadata, self, 1, self->nev, n - 1);
-	ASSERT_EQ(0u, pt_seq_of(&self->ev[1]));
+	ASSERT_EQ(0u, st_seq_of(&self->ev[1]));
 }
 
 /* REQ: RULE-19 STOP-2 STOP-4 5.8 */
 TEST_F(overflow, loop_stop_while_full_suspends_and_records_stop)
 {
-	struct pt_ev *last;
+	struct st_ev *last;
 	uint64_t written;
 	int i;
 
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	written = 3 * self->cap;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, written);
+	st_record_seq(0, written);
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 	expect_status(_metadata, self->trid, POSIX_TRACE_SUSPENDED,
 		      POSIX_TRACE_FULL, POSIX_TRACE_OVERRUN);
 	/* Suspended: not recorded. */
-	pt_record_seq(written, 1);
+	st_record_seq(written, 1);
 
 	drain(_metadata, self);
 	ASSERT_GE(self->nev, 4);
 	last = &self->ev[self->nev - 1];
 	ASSERT_EQ(POSIX_TRACE_STOP, last->info.posix_event_id);
-	EXPECT_EQ(0, pt_stop_auto(last));
+	EXPECT_EQ(0, st_stop_auto(last));
 	EXPECT_EQ(getpid(), last->info.posix_pid);
 	i = self->ev[0].info.posix_event_id == POSIX_TRACE_START ? 1 : 0;
 	if (self->ev[i].info.posix_event_id != POSIX_TRACE_OVERFLOW)
@@ -340,20 +340,20 @@ TEST_F(overflow, loop_clear_resets_full_overrun_and_pending_overflow)
 {
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, 3 * self->cap);
+	st_record_seq(0, 3 * self->cap);
 	ASSERT_EQ(0, posix_trace_clear(self->trid));
 	/* First get_status after the overrun: already reset by clear. */
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_NO_OVERRUN);
 	drain(_metadata, self);
 	ASSERT_EQ(0, self->nev) TH_LOG("first event after clear: %s",
-				       pt_id_str(self->ev[0].info.posix_event_id));
-	pt_record_seq(1000, 1);
+				       st_id_str(self->ev[0].info.posix_event_id));
+	st_record_seq(1000, 1);
 	drain(_metadata, self);
 	ASSERT_EQ(1, self->nev);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 		  self->ev[0].info.posix_event_id);
-	ASSERT_EQ(1000u, pt_seq_of(&self->ev[0]));
+	ASSERT_EQ(1000u, st_seq_of(&self->ev[0]));
 }
 
 /* ---------------------------------------------------------------- */
@@ -366,7 +366,7 @@ static void until_full_fill(struct __test_metadata *_metadata,
 			    bool stop_after)
 {
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, written);
+	st_record_seq(0, written);
 	if (stop_after) {
 		ASSERT_EQ(0, posix_trace_stop(self->trid));
 	}
@@ -381,7 +381,7 @@ static void until_full_drain(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(overflow) *self, uint64_t *kept,
 			     uint64_t *stop_ts)
 {
-	struct pt_ev *stop;
+	struct st_ev *stop;
 
 	drain(_metadata, self);
 	ASSERT_GE(self->nev, 3);
@@ -389,20 +389,20 @@ static void until_full_drain(struct __test_metadata *_metadata,
 	EXPECT_EQ(getpid(), self->ev[0].info.posix_pid);
 	stop = &self->ev[self->nev - 1];
 	ASSERT_EQ(POSIX_TRACE_STOP, stop->info.posix_event_id)
-		TH_LOG("last event is %s", pt_id_str(stop->info.posix_event_id));
+		TH_LOG("last event is %s", st_id_str(stop->info.posix_event_id));
 	ASSERT_EQ(sizeof(int), stop->len);
-	EXPECT_NE(0, pt_stop_auto(stop));
+	EXPECT_NE(0, st_stop_auto(stop));
 	EXPECT_EQ(0, stop->info.posix_pid);
 	EXPECT_TRUE(pthread_equal((pthread_t)0, stop->info.posix_thread_id));
 	/* The events recorded are the first ones, without a gap. */
-	ASSERT_EQ(0u, pt_seq_of(&self->ev[1]));
-	*kept = pt_seq_of(&self->ev[self->nev - 2]) + 1;
+	ASSERT_EQ(0u, st_seq_of(&self->ev[1]));
+	*kept = st_seq_of(&self->ev[self->nev - 2]) + 1;
 	check_run(_metadata, self, 1, self->nev - 1, *kept - 1);
 	ASSERT_EQ(-1, find(self, 0, POSIX_TRACE_OVERFLOW));
 	ASSERT_EQ(-1, find(self, 0, POSIX_TRACE_RESUME));
-	*stop_ts = pt_ts_ns(&stop->info.posix_timestamp);
+	*stop_ts = st_ts_ns(&stop->info.posix_timestamp);
 	EXPECT_GE(*stop_ts,
-		  pt_ts_ns(&self->ev[self->nev - 2].info.posix_timestamp));
+		  st_ts_ns(&self->ev[self->nev - 2].info.posix_timestamp));
 }
 
 static void fill_until_full_and_drain(struct __test_metadata *_metadata,
@@ -419,22 +419,22 @@ static void expect_auto_start_then(struct __test_metadata *_metadata,
 				   FIXTURE_DATA(overflow) *self,
 				   uint64_t after_ts, uint64_t seq)
 {
-	struct pt_ev *start;
+	struct st_ev *start;
 
 	drain(_metadata, self);
 	ASSERT_EQ(2, self->nev);
 	start = &self->ev[0];
 	ASSERT_EQ(POSIX_TRACE_START, start->info.posix_event_id)
-		TH_LOG("got %s", pt_id_str(start->info.posix_event_id));
+		TH_LOG("got %s", st_id_str(start->info.posix_event_id));
 	EXPECT_EQ(sizeof(trace_event_set_t), start->len);
 	EXPECT_EQ(0, start->info.posix_pid);
 	EXPECT_TRUE(pthread_equal((pthread_t)0, start->info.posix_thread_id));
-	EXPECT_GE(pt_ts_ns(&start->info.posix_timestamp), after_ts);
+	EXPECT_GE(st_ts_ns(&start->info.posix_timestamp), after_ts);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 		  self->ev[1].info.posix_event_id);
-	ASSERT_EQ(seq, pt_seq_of(&self->ev[1]));
-	EXPECT_LE(pt_ts_ns(&start->info.posix_timestamp),
-		  pt_ts_ns(&self->ev[1].info.posix_timestamp));
+	ASSERT_EQ(seq, st_seq_of(&self->ev[1]));
+	EXPECT_LE(st_ts_ns(&start->info.posix_timestamp),
+		  st_ts_ns(&self->ev[1].info.posix_timestamp));
 }
 
 /* REQ: MODEL-17 RULE-20 RULE-21 RULE-22 RULE-26 RULE-31 RULE-32 HDR-8 STRPOL-2 GETSTAT-2 MAXUSREV-2 5.15 5.21 */
@@ -471,12 +471,12 @@ TEST_F(overflow, full_or_overrun_stream_still_reports_its_attributes)
 	int p, policy;
 
 	for (p = 0; p < 2; p++) {
-		ASSERT_EQ(0, pt_attr_make(&a, PT_SMALL_STREAM, policies[p], 0));
+		ASSERT_EQ(0, st_attr_make(&a, ST_SMALL_STREAM, policies[p], 0));
 		ASSERT_EQ(0, posix_trace_attr_setname(&a, "full-stream"));
 		ASSERT_EQ(0, posix_trace_attr_getgenversion(&a, want));
 		ASSERT_EQ(0, posix_trace_create(0, &a, &self->trid));
 		ASSERT_EQ(0, posix_trace_start(self->trid));
-		for (i = 0; i < 4 * PT_SMALL_STREAM / SEQ_LEN; i++)
+		for (i = 0; i < 4 * ST_SMALL_STREAM / SEQ_LEN; i++)
 			posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, SEQ_LEN);
 		ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 		if (policies[p] == POSIX_TRACE_UNTIL_FULL)
@@ -491,7 +491,7 @@ TEST_F(overflow, full_or_overrun_stream_still_reports_its_attributes)
 		ASSERT_EQ(0, posix_trace_attr_getstreamfullpolicy(&got, &policy));
 		EXPECT_EQ(policies[p], policy);
 		ASSERT_EQ(0, posix_trace_attr_getstreamsize(&got, &size));
-		EXPECT_GE(size, (size_t)PT_SMALL_STREAM);
+		EXPECT_GE(size, (size_t)ST_SMALL_STREAM);
 		posix_trace_attr_destroy(&got);
 		posix_trace_attr_destroy(&a);
 		EXPECT_EQ(0, posix_trace_shutdown(self->trid));
@@ -509,17 +509,17 @@ TEST_F(overflow, until_full_restarts_after_drain_on_next_event_with_start)
 	fill_until_full_and_drain(_metadata, self, written, &kept, &stop_ts,
 				  false);
 	/* Drained: the next event restarts the stream. */
-	pt_record_seq(written, 1);
+	st_record_seq(written, 1);
 	expect_auto_start_then(_metadata, self, stop_ts, written);
 	/* Running again; the overrun of the full period is still unread. */
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_OVERRUN);
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_NO_OVERRUN);
-	pt_record_seq(written + 1, 1);
+	st_record_seq(written + 1, 1);
 	drain(_metadata, self);
 	ASSERT_EQ(1, self->nev);
-	ASSERT_EQ(written + 1, pt_seq_of(&self->ev[0]));
+	ASSERT_EQ(written + 1, st_seq_of(&self->ev[0]));
 }
 
 /* REQ: RULE-24 STRPOL-2 GETNEXT-C8 */
@@ -533,7 +533,7 @@ TEST_F(overflow, until_full_restarts_after_drain_on_get_status)
 				  false);
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, -1);
-	pt_record_seq(written, 1);
+	st_record_seq(written, 1);
 	expect_auto_start_then(_metadata, self, stop_ts, written);
 }
 
@@ -541,7 +541,7 @@ TEST_F(overflow, until_full_restarts_after_drain_on_get_status)
 TEST_F(overflow, until_full_explicit_stop_cancels_automatic_restart)
 {
 	uint64_t kept, stop_ts, written;
-	struct pt_ev *start;
+	struct st_ev *start;
 
 	make_stream(_metadata, self, POSIX_TRACE_UNTIL_FULL);
 	written = 2 * self->cap + 10;
@@ -551,24 +551,24 @@ TEST_F(overflow, until_full_explicit_stop_cancels_automatic_restart)
 	ASSERT_EQ(-1, find(self, 1, POSIX_TRACE_START));
 
 	/* Drained, but stays stopped. */
-	pt_record_seq(written, 1);
+	st_record_seq(written, 1);
 	expect_status(_metadata, self->trid, POSIX_TRACE_SUSPENDED, -1, -1);
 	drain(_metadata, self);
 	ASSERT_EQ(0, self->nev) TH_LOG("got %s",
-				       pt_id_str(self->ev[0].info.posix_event_id));
+				       st_id_str(self->ev[0].info.posix_event_id));
 
 	/* An explicit start works as usual. */
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, -1);
-	pt_record_seq(written + 1, 1);
+	st_record_seq(written + 1, 1);
 	drain(_metadata, self);
 	ASSERT_EQ(2, self->nev);
 	start = &self->ev[0];
 	ASSERT_EQ(POSIX_TRACE_START, start->info.posix_event_id);
 	EXPECT_EQ(getpid(), start->info.posix_pid);
 	EXPECT_TRUE(pthread_equal(pthread_self(), start->info.posix_thread_id));
-	ASSERT_EQ(written + 1, pt_seq_of(&self->ev[1]));
+	ASSERT_EQ(written + 1, st_seq_of(&self->ev[1]));
 }
 
 /* REQ: START-4 5.8 RULE-24 */
@@ -580,7 +580,7 @@ TEST_F(overflow, until_full_start_while_auto_stopped_is_a_no_op)
 	make_stream(_metadata, self, POSIX_TRACE_UNTIL_FULL);
 	written = 2 * self->cap + 10;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, written);
+	st_record_seq(0, written);
 	expect_status(_metadata, self->trid, POSIX_TRACE_SUSPENDED,
 		      POSIX_TRACE_FULL, -1);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
@@ -594,13 +594,13 @@ TEST_F(overflow, until_full_start_while_auto_stopped_is_a_no_op)
 	ASSERT_EQ(-1, find(self, 1, POSIX_TRACE_START));
 	stop = self->nev - 1;
 	ASSERT_EQ(POSIX_TRACE_STOP, self->ev[stop].info.posix_event_id);
-	EXPECT_NE(0, pt_stop_auto(&self->ev[stop]));
-	kept = pt_seq_of(&self->ev[stop - 1]) + 1;
+	EXPECT_NE(0, st_stop_auto(&self->ev[stop]));
+	kept = st_seq_of(&self->ev[stop - 1]) + 1;
 	check_run(_metadata, self, 1, stop, kept - 1);
-	stop_ts = pt_ts_ns(&self->ev[stop].info.posix_timestamp);
+	stop_ts = st_ts_ns(&self->ev[stop].info.posix_timestamp);
 
 	/* The automatic restart still happens. */
-	pt_record_seq(written, 1);
+	st_record_seq(written, 1);
 	expect_auto_start_then(_metadata, self, stop_ts, written);
 }
 
@@ -612,7 +612,7 @@ TEST_F(overflow, until_full_events_that_fit_do_not_stop_the_stream)
 	make_stream(_metadata, self, POSIX_TRACE_UNTIL_FULL);
 	n = self->cap_with_start;
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, n);
+	st_record_seq(0, n);
 	expect_status(_metadata, self->trid, POSIX_TRACE_RUNNING, -1,
 		      POSIX_TRACE_NO_OVERRUN);
 	drain(_metadata, self);
@@ -629,25 +629,25 @@ TEST_F(overflow, until_full_events_that_fit_do_not_stop_the_stream)
 TEST_F(overflow, loop_overflow_after_partial_read_starts_at_the_reader)
 {
 	uint64_t t5a, t5b, written, first, ovf_ts, last_read_ts;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int i;
 
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	pt_record_seq(0, 5);
-	t5a = pt_realtime_ns();
-	pt_record_seq(5, 1);
-	t5b = pt_realtime_ns();
-	pt_record_seq(6, 4);
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	st_record_seq(0, 5);
+	t5a = st_realtime_ns();
+	st_record_seq(5, 1);
+	t5b = st_realtime_ns();
+	st_record_seq(6, 4);
 	/* Read 0..4; the reader now waits at event 5. */
 	for (i = 0; i < 5; i++) {
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		ASSERT_EQ(0, ev.unavailable);
-		ASSERT_EQ((uint64_t)i, pt_seq_of(&ev));
+		ASSERT_EQ((uint64_t)i, st_seq_of(&ev));
 	}
-	last_read_ts = pt_ts_ns(&ev.info.posix_timestamp);
+	last_read_ts = st_ts_ns(&ev.info.posix_timestamp);
 	written = 10 + 3 * self->cap;
-	pt_record_seq(10, written - 10);
+	st_record_seq(10, written - 10);
 
 	drain(_metadata, self);
 	ASSERT_GE(self->nev, 3);
@@ -659,12 +659,12 @@ TEST_F(overflow, loop_overflow_after_partial_read_starts_at_the_reader)
 	ASSERT_GT(first, 5u);
 	ASSERT_GE(written - first, (uint64_t)self->cap);
 	/* The first lost event is event 5, the reader's next one. */
-	ovf_ts = pt_ts_ns(&self->ev[0].info.posix_timestamp);
+	ovf_ts = st_ts_ns(&self->ev[0].info.posix_timestamp);
 	EXPECT_GE(ovf_ts, last_read_ts);
-	EXPECT_GE(ovf_ts + PT_TS_SLACK_NS, t5a);
-	EXPECT_LE(ovf_ts, t5b + PT_TS_SLACK_NS);
-	EXPECT_EQ(pt_ts_ns(&self->ev[2].info.posix_timestamp),
-		  pt_ts_ns(&self->ev[1].info.posix_timestamp));
+	EXPECT_GE(ovf_ts + ST_TS_SLACK_NS, t5a);
+	EXPECT_LE(ovf_ts, t5b + ST_TS_SLACK_NS);
+	EXPECT_EQ(st_ts_ns(&self->ev[2].info.posix_timestamp),
+		  st_ts_ns(&self->ev[1].info.posix_timestamp));
 }
 
 struct other_cpu {
@@ -681,7 +681,7 @@ static void *record_on_second_cpu(void *p)
 	CPU_SET(second_cpu, &one);
 	o->err = sched_setaffinity(0, sizeof(one), &one) ? errno : 0;
 	if (!o->err)
-		pt_record_seq(o->first, o->n);
+		st_record_seq(o->first, o->n);
 	return NULL;
 }
 
@@ -711,15 +711,15 @@ static void check_ts_order(struct __test_metadata *_metadata,
 	int i;
 
 	for (i = 0; i < self->nev; i++) {
-		if (pt_is(&self->ev[i], POSIX_TRACE_OVERFLOW)) {
+		if (st_is(&self->ev[i], POSIX_TRACE_OVERFLOW)) {
 			ASSERT_LT(i + 1, self->nev);
-			ASSERT_LE(pt_ts_ns(&self->ev[i].info.posix_timestamp),
-				  pt_ts_ns(&self->ev[i + 1].info.posix_timestamp));
+			ASSERT_LE(st_ts_ns(&self->ev[i].info.posix_timestamp),
+				  st_ts_ns(&self->ev[i + 1].info.posix_timestamp));
 			continue;
 		}
-		ts = pt_ts_ns(&self->ev[i].info.posix_timestamp);
+		ts = st_ts_ns(&self->ev[i].info.posix_timestamp);
 		ASSERT_GE(ts, prev) TH_LOG("event %d (%s) goes back in time",
-					   i, pt_id_str(
+					   i, st_id_str(
 					   self->ev[i].info.posix_event_id));
 		prev = ts;
 	}
@@ -732,12 +732,12 @@ TEST_F(overflow, loop_overflow_of_one_lane_keeps_the_other_lanes_events)
 	int i, ovf, b_before = 0, b_after = 0;
 
 	if (nr_cpus < 2)
-		PT_SKIP("needs two CPUs");
+		ST_SKIP("needs two CPUs");
 	make_stream(_metadata, self, POSIX_TRACE_LOOP);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	ASSERT_EQ(0, record_elsewhere(B_SEQ, 3));
 	written = 3 * self->cap;
-	pt_record_seq(0, written);
+	st_record_seq(0, written);
 	ASSERT_EQ(0, record_elsewhere(B_SEQ + 3, 2));
 
 	drain(_metadata, self);
@@ -750,12 +750,12 @@ TEST_F(overflow, loop_overflow_of_one_lane_keeps_the_other_lanes_events)
 	ASSERT_EQ(POSIX_TRACE_RESUME, self->ev[ovf + 1].info.posix_event_id);
 	/* The other lane's five events are all there, in order. */
 	for (i = 0; i < self->nev; i++) {
-		struct pt_ev *e = &self->ev[i];
+		struct st_ev *e = &self->ev[i];
 
-		if (!pt_is(e, POSIX_TRACE_UNNAMED_USEREVENT) ||
-		    pt_seq_of(e) < B_SEQ)
+		if (!st_is(e, POSIX_TRACE_UNNAMED_USEREVENT) ||
+		    st_seq_of(e) < B_SEQ)
 			continue;
-		ASSERT_EQ(B_SEQ + (uint64_t)(b_before + b_after), pt_seq_of(e));
+		ASSERT_EQ(B_SEQ + (uint64_t)(b_before + b_after), st_seq_of(e));
 		if (i < ovf)
 			b_before++;
 		else
@@ -766,9 +766,9 @@ TEST_F(overflow, loop_overflow_of_one_lane_keeps_the_other_lanes_events)
 	/* The survivors of the full lane: contiguous, newest kept. */
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 		  self->ev[ovf + 2].info.posix_event_id);
-	ASSERT_LT(pt_seq_of(&self->ev[ovf + 2]), (uint64_t)B_SEQ);
-	EXPECT_EQ(pt_ts_ns(&self->ev[ovf + 1].info.posix_timestamp),
-		  pt_ts_ns(&self->ev[ovf + 2].info.posix_timestamp));
+	ASSERT_LT(st_seq_of(&self->ev[ovf + 2]), (uint64_t)B_SEQ);
+	EXPECT_EQ(st_ts_ns(&self->ev[ovf + 1].info.posix_timestamp),
+		  st_ts_ns(&self->ev[ovf + 2].info.posix_timestamp));
 	check_run(_metadata, self, ovf + 2, self->nev - 2, written - 1);
 }
 
@@ -780,12 +780,12 @@ TEST_F(overflow, until_full_one_full_lane_stops_every_lane)
 	int i, stop, b = 0;
 
 	if (nr_cpus < 2)
-		PT_SKIP("needs two CPUs");
+		ST_SKIP("needs two CPUs");
 	make_stream(_metadata, self, POSIX_TRACE_UNTIL_FULL);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
 	ASSERT_EQ(0, record_elsewhere(B_SEQ, 2));
 	written = 2 * self->cap + 10;
-	pt_record_seq(0, written);
+	st_record_seq(0, written);
 	/* Stopped: the other lane's later events are lost too. */
 	ASSERT_EQ(0, record_elsewhere(B_SEQ + 2, 2));
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
@@ -798,22 +798,22 @@ TEST_F(overflow, until_full_one_full_lane_stops_every_lane)
 	ASSERT_EQ(POSIX_TRACE_START, self->ev[0].info.posix_event_id);
 	stop = self->nev - 1;
 	ASSERT_EQ(POSIX_TRACE_STOP, self->ev[stop].info.posix_event_id)
-		TH_LOG("last is %s", pt_id_str(self->ev[stop].info.posix_event_id));
-	EXPECT_NE(0, pt_stop_auto(&self->ev[stop]));
+		TH_LOG("last is %s", st_id_str(self->ev[stop].info.posix_event_id));
+	EXPECT_NE(0, st_stop_auto(&self->ev[stop]));
 	ASSERT_EQ(-1, find(self, 1, POSIX_TRACE_START));
 	for (i = 1; i < stop; i++) {
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 			  self->ev[i].info.posix_event_id);
-		if (pt_seq_of(&self->ev[i]) >= B_SEQ) {
-			ASSERT_EQ(B_SEQ + (uint64_t)b, pt_seq_of(&self->ev[i]));
+		if (st_seq_of(&self->ev[i]) >= B_SEQ) {
+			ASSERT_EQ(B_SEQ + (uint64_t)b, st_seq_of(&self->ev[i]));
 			b++;
 		}
 	}
 	ASSERT_EQ(2, b);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 		  self->ev[3].info.posix_event_id);
-	check_run(_metadata, self, 3, stop, pt_seq_of(&self->ev[stop - 1]));
-	ASSERT_EQ(0u, pt_seq_of(&self->ev[3]));
+	check_run(_metadata, self, 3, stop, st_seq_of(&self->ev[stop - 1]));
+	ASSERT_EQ(0u, st_seq_of(&self->ev[3]));
 }
 
 static void fill_pattern(unsigned char *buf, uint32_t n, size_t len)
@@ -833,10 +833,10 @@ TEST_F(overflow, variable_size_records_wrap_the_ring_intact)
 	size_t len, lens[16], rd, total;
 	int unav;
 
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, POSIX_TRACE_LOOP, 256,
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, POSIX_TRACE_LOOP, 256,
 			       &self->trid));
-	ASSERT_EQ(0, pt_stream_sizes(self->trid, 256, &self->sz));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_stream_sizes(self->trid, 256, &self->sz));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	/* Batches of unread records (well within one lane), many laps. */
 	for (batch = 0; batch < 120; batch++) {
 		uint32_t cnt = 1 + batch % 12;
@@ -860,7 +860,7 @@ TEST_F(overflow, variable_size_records_wrap_the_ring_intact)
 			ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT,
 				  info.posix_event_id)
 				TH_LOG("record %u: %s", n,
-				       pt_id_str(info.posix_event_id));
+				       st_id_str(info.posix_event_id));
 			fill_pattern(want, n, lens[k]);
 			if (rd < lens[k]) {
 				ASSERT_EQ(rd, len);
@@ -888,16 +888,16 @@ struct blocked_reader {
 	pid_t tid;
 	atomic_int ready;
 	int ret;
-	struct pt_ev ev;
+	struct st_ev ev;
 };
 
 static void *blocked_read(void *p)
 {
 	struct blocked_reader *r = p;
 
-	r->tid = pt_gettid();
+	r->tid = st_gettid();
 	atomic_store(&r->ready, 1);
-	r->ret = pt_timed_ms(r->trid, &r->ev, 20000);
+	r->ret = st_timed_ms(r->trid, &r->ev, 20000);
 	return NULL;
 }
 
@@ -916,16 +916,16 @@ TEST_F(overflow, until_full_restart_wakes_blocked_reader_with_start)
 	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_read, &r));
 	while (!atomic_load(&r.ready))
 		sched_yield();
-	ASSERT_TRUE(pt_wait_sleeping(r.tid, 3000));
-	pt_record_seq(written, 1);
+	ASSERT_TRUE(st_wait_sleeping(r.tid, 3000));
+	st_record_seq(written, 1);
 	pthread_join(th, NULL);
 	ASSERT_EQ(0, r.ret);
 	ASSERT_EQ(0, r.ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_START, r.ev.info.posix_event_id)
-		TH_LOG("got %s", pt_id_str(r.ev.info.posix_event_id));
+		TH_LOG("got %s", st_id_str(r.ev.info.posix_event_id));
 	drain(_metadata, self);
 	ASSERT_EQ(1, self->nev);
-	ASSERT_EQ(written, pt_seq_of(&self->ev[0]));
+	ASSERT_EQ(written, st_seq_of(&self->ev[0]));
 }
 
 /* REQ: EVENT-1 EVENT-3 RULE-49 MODEL-2 (policies are per stream) */
@@ -936,15 +936,15 @@ TEST_F(overflow, full_until_full_stream_does_not_affect_a_loop_stream)
 	int n;
 
 	make_stream(_metadata, self, POSIX_TRACE_UNTIL_FULL);
-	ASSERT_EQ(0, pt_create(0, 1 << 20, POSIX_TRACE_LOOP, 0, &loop));
-	ASSERT_EQ(0, pt_start_and_skip(loop));
+	ASSERT_EQ(0, st_create(0, 1 << 20, POSIX_TRACE_LOOP, 0, &loop));
+	ASSERT_EQ(0, st_start_and_skip(loop));
 	written = 2 * self->cap + 10;
 	until_full_fill(_metadata, self, written, false);
 	expect_status(_metadata, self->trid, POSIX_TRACE_SUSPENDED,
 		      POSIX_TRACE_FULL, -1);
 	expect_status(_metadata, loop, POSIX_TRACE_RUNNING,
 		      POSIX_TRACE_NOT_FULL, POSIX_TRACE_NO_OVERRUN);
-	ASSERT_EQ(0, pt_count_available(loop, &n));
+	ASSERT_EQ(0, st_count_available(loop, &n));
 	posix_trace_shutdown(loop);
 	ASSERT_EQ((int)written, n);
 }

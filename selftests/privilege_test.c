@@ -46,9 +46,9 @@ struct pcase {
 
 FIXTURE(privilege) {
 	int saved_scope;
-	struct pt_agent tracer;
-	struct pt_agent target;
-	struct pt_agent sub;	/* target forked by the tracer */
+	struct st_agent tracer;
+	struct st_agent target;
+	struct st_agent sub;	/* target forked by the tracer */
 	int sub_sv[2];
 };
 
@@ -58,11 +58,11 @@ FIXTURE_SETUP(privilege)
 	self->tracer.fd = self->target.fd = self->sub.fd = -1;
 	self->sub_sv[0] = self->sub_sv[1] = -1;
 	self->saved_scope = -1;
-	PT_REQUIRE_MODULE();
-	PT_REQUIRE_ROOT();
-	self->saved_scope = pt_ptrace_scope();
+	ST_REQUIRE_MODULE();
+	ST_REQUIRE_ROOT();
+	self->saved_scope = st_ptrace_scope();
 	if (self->saved_scope == 3)
-		PT_SKIP("Yama ptrace_scope is 3 until reboot");
+		ST_SKIP("Yama ptrace_scope is 3 until reboot");
 	/* Orphaned grandchildren come back to us to be reaped. */
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0));
 }
@@ -73,8 +73,8 @@ FIXTURE_TEARDOWN(privilege)
 
 	if (sub > 0)
 		kill(sub, SIGKILL);
-	pt_agent_kill(&self->target);
-	pt_agent_kill(&self->tracer);
+	st_agent_kill(&self->target);
+	st_agent_kill(&self->tracer);
 	if (sub > 0)
 		waitpid(sub, NULL, 0);
 	if (self->sub.fd >= 0)
@@ -84,39 +84,39 @@ FIXTURE_TEARDOWN(privilege)
 	if (self->sub_sv[1] >= 0)
 		close(self->sub_sv[1]);
 	if (self->saved_scope >= 0)
-		pt_set_ptrace_scope(self->saved_scope);
+		st_set_ptrace_scope(self->saved_scope);
 }
 
 static void run_case(struct __test_metadata *_metadata,
 		     FIXTURE_DATA(privilege) *self, const struct pcase *c)
 {
-	struct pt_agent *target = &self->target, *tracer = &self->tracer;
+	struct st_agent *target = &self->target, *tracer = &self->tracer;
 	int create_ret, ptrace_ret, tpid = -1, ret, create_expect;
 	int scope = c->yama == ANY_SCOPE ? 0 : c->yama - SCOPE0;
 	int dumpable = !c->nondumpable;
 
 	if (self->saved_scope < 0) {
 		if (c->yama != ANY_SCOPE || c->ptracer != PTRACER_NONE)
-			PT_SKIP("Yama is not active");
+			ST_SKIP("Yama is not active");
 	} else {
-		ASSERT_EQ(0, pt_set_ptrace_scope(scope));
-		ASSERT_EQ(scope, pt_ptrace_scope());
+		ASSERT_EQ(0, st_set_ptrace_scope(scope));
+		ASSERT_EQ(scope, st_ptrace_scope());
 	}
 
 	/* The sub-agent's socket must exist before its parent forks. */
-	ASSERT_EQ(0, pt_agent_socket(self->sub_sv));
+	ASSERT_EQ(0, st_agent_socket(self->sub_sv));
 	if (c->shares_mm) {
 		/* The target, then the tracer in its memory: a uid change of
 		 * the tracer makes that memory non-dumpable, and the
-		 * tracer's PTA_SETCREDS below makes it dumpable again.
+		 * tracer's STA_SETCREDS below makes it dumpable again.
 		 */
-		ASSERT_EQ(0, pt_agent_start(target));
+		ASSERT_EQ(0, st_agent_start(target));
 		if (c->target_uid != ROOT) {
-			ASSERT_EQ(0, pt_agent_op(target, PTA_SETCREDS,
+			ASSERT_EQ(0, st_agent_op(target, STA_SETCREDS,
 						 c->target_uid, c->target_uid,
 						 1, NULL));
 		}
-		ASSERT_EQ(0, pt_agent_op(target, PTA_SPAWN_VM, self->sub_sv[1],
+		ASSERT_EQ(0, st_agent_op(target, STA_SPAWN_VM, self->sub_sv[1],
 					 0, 0, &self->sub.pid));
 		close(self->sub_sv[1]);
 		self->sub_sv[1] = -1;
@@ -124,32 +124,32 @@ static void run_case(struct __test_metadata *_metadata,
 		self->sub_sv[0] = -1;
 		tracer = &self->sub;
 	} else {
-		ASSERT_EQ(0, pt_agent_start(tracer));
+		ASSERT_EQ(0, st_agent_start(tracer));
 	}
 	/* A tracer sharing the target's memory has the target's ids. */
 	if (c->tracer_euid) {
-		ASSERT_EQ(0, pt_agent_op(tracer, PTA_SPLIT_UIDS,
+		ASSERT_EQ(0, st_agent_op(tracer, STA_SPLIT_UIDS,
 					 c->tracer_uid, c->tracer_euid, 0,
 					 NULL));
 	} else if (c->tracer_uid != ROOT &&
 		   !(c->shares_mm && c->tracer_uid == c->target_uid)) {
-		ASSERT_EQ(0, pt_agent_op(tracer, PTA_SETCREDS,
+		ASSERT_EQ(0, st_agent_op(tracer, STA_SETCREDS,
 					 c->tracer_uid, c->tracer_uid, 1,
 					 NULL));
 	}
 	if (c->tracer_drops_cap) {
-		ASSERT_EQ(0, pt_agent_op(tracer, PTA_DROP_CAP,
+		ASSERT_EQ(0, st_agent_op(tracer, STA_DROP_CAP,
 					 CAP_SYS_PTRACE, 0, 0, NULL));
 	}
 	if (c->tracer_no_effective) {
-		ASSERT_EQ(0, pt_agent_op(tracer, PTA_CLEAR_EFFECTIVE, 0, 0, 0,
+		ASSERT_EQ(0, st_agent_op(tracer, STA_CLEAR_EFFECTIVE, 0, 0, 0,
 					 NULL));
 	}
 
 	if (c->shares_mm) {
 		/* target set up above */
 	} else if (c->ancestor) {
-		ASSERT_EQ(0, pt_agent_op(tracer, PTA_SPAWN,
+		ASSERT_EQ(0, st_agent_op(tracer, STA_SPAWN,
 					 self->sub_sv[1], 0, 0,
 					 &self->sub.pid));
 		close(self->sub_sv[1]);
@@ -157,33 +157,33 @@ static void run_case(struct __test_metadata *_metadata,
 		self->sub.fd = self->sub_sv[0];
 		self->sub_sv[0] = -1;
 		target = &self->sub;
-		ASSERT_EQ(0, pt_agent_op(target, PTA_DUMPABLE, dumpable, 0,
+		ASSERT_EQ(0, st_agent_op(target, STA_DUMPABLE, dumpable, 0,
 					 0, NULL));
 	} else {
-		ASSERT_EQ(0, pt_agent_start(target));
+		ASSERT_EQ(0, st_agent_start(target));
 		if (c->target_uid != ROOT) {
-			ASSERT_EQ(0, pt_agent_op(target, PTA_SETCREDS,
+			ASSERT_EQ(0, st_agent_op(target, STA_SETCREDS,
 						 c->target_uid,
 						 c->target_gid ? c->target_gid :
 						 c->target_uid,
 						 dumpable, NULL));
 		} else {
-			ASSERT_EQ(0, pt_agent_op(target, PTA_DUMPABLE,
+			ASSERT_EQ(0, st_agent_op(target, STA_DUMPABLE,
 						 dumpable, 0, 0, NULL));
 		}
 	}
-	ASSERT_EQ(0, pt_agent_op(target, PTA_GETPID, 0, 0, 0, &tpid));
+	ASSERT_EQ(0, st_agent_op(target, STA_GETPID, 0, 0, 0, &tpid));
 	ASSERT_GT(tpid, 0);
 
 	if (c->ptracer == PTRACER_TRACER) {
-		ASSERT_EQ(0, pt_agent_set_ptracer(target,
+		ASSERT_EQ(0, st_agent_set_ptracer(target,
 						  (unsigned long)tracer->pid));
 	} else if (c->ptracer == PTRACER_ANY) {
-		ASSERT_EQ(0, pt_agent_set_ptracer(target, PR_SET_PTRACER_ANY));
+		ASSERT_EQ(0, st_agent_set_ptracer(target, PR_SET_PTRACER_ANY));
 	}
 
-	create_ret = pt_agent_op(tracer, PTA_CREATE_PROBE, tpid, 0, 0, NULL);
-	ptrace_ret = pt_agent_op(tracer, PTA_PTRACE_PROBE, tpid, 0, 0, NULL);
+	create_ret = st_agent_op(tracer, STA_CREATE_PROBE, tpid, 0, 0, NULL);
+	ptrace_ret = st_agent_op(tracer, STA_PTRACE_PROBE, tpid, 0, 0, NULL);
 	create_expect = c->documented ? c->create : c->expect;
 	TH_LOG("scope %d: posix_trace_create %d, ptrace attach %d, expected %d, %d",
 	       scope, create_ret, ptrace_ret, create_expect, c->expect);
@@ -195,10 +195,10 @@ static void run_case(struct __test_metadata *_metadata,
 	EXPECT_EQ(create_expect, create_ret);
 
 	/* The target survived both probes. */
-	ret = pt_agent_op(target, PTA_GETPID, 0, 0, 0, &tpid);
+	ret = st_agent_op(target, STA_GETPID, 0, 0, 0, &tpid);
 	ASSERT_EQ(0, ret);
 	/* The tracer can always trace itself. */
-	ASSERT_EQ(0, pt_agent_op(tracer, PTA_CREATE_PROBE, 0, 0, 0, NULL));
+	ASSERT_EQ(0, st_agent_op(tracer, STA_CREATE_PROBE, 0, 0, 0, NULL));
 }
 
 #define PCASE(name, ...)						\
@@ -380,13 +380,13 @@ static void *chain_thread(void *p)
 /* REQ: CREATE-6 RULE-85 5.16 */
 TEST_F_TIMEOUT(privilege, exiting_threads_of_a_group_without_leader_never_let_a_refused_caller_in, 90)
 {
-	uint64_t end = pt_now_ns(CLOCK_MONOTONIC) + CHAIN_SECONDS * 1000000000ull;
+	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + CHAIN_SECONDS * 1000000000ull;
 	int tries = 0, ok = 0, eperm = 0, other = 0, v[3];
 	pid_t victim;
 	pthread_t th;
 
 	if (self->saved_scope >= 0)
-		ASSERT_EQ(0, pt_set_ptrace_scope(0));
+		ASSERT_EQ(0, st_set_ptrace_scope(0));
 	victim = fork();
 	ASSERT_GE(victim, 0);
 	if (victim == 0) {
@@ -395,14 +395,14 @@ TEST_F_TIMEOUT(privilege, exiting_threads_of_a_group_without_leader_never_let_a_
 		pthread_exit(NULL);	/* a zombie leader */
 	}
 	self->sub.pid = victim;	/* killed and reaped by the teardown */
-	ASSERT_EQ(0, pt_agent_start(&self->tracer));
-	ASSERT_EQ(0, pt_agent_op(&self->tracer, PTA_SETCREDS, U1, U1, 1, NULL));
+	ASSERT_EQ(0, st_agent_start(&self->tracer));
+	ASSERT_EQ(0, st_agent_op(&self->tracer, STA_SETCREDS, U1, U1, 1, NULL));
 	while (tries < CHAIN_TRIES &&
-	       (tries < CHAIN_MIN_TRIES || pt_now_ns(CLOCK_MONOTONIC) < end)) {
-		struct pt_msg m = { .op = PTA_CREATE_LOOP, .a = victim, .b = 100 };
-		struct pt_reply r;
+	       (tries < CHAIN_MIN_TRIES || st_now_ns(CLOCK_MONOTONIC) < end)) {
+		struct st_msg m = { .op = STA_CREATE_LOOP, .a = victim, .b = 100 };
+		struct st_reply r;
 
-		ASSERT_EQ(0, pt_agent_call(&self->tracer, &m, &r));
+		ASSERT_EQ(0, st_agent_call(&self->tracer, &m, &r));
 		memcpy(v, r.v, sizeof(v));
 		ok += v[0];
 		eperm += v[1];
@@ -420,18 +420,18 @@ TEST_F(privilege, unprivileged_tracer_may_always_trace_itself)
 {
 	int scope, pid;
 
-	ASSERT_EQ(0, pt_agent_start(&self->tracer));
-	ASSERT_EQ(0, pt_agent_op(&self->tracer, PTA_SETCREDS, U1, U1, 0,
+	ASSERT_EQ(0, st_agent_start(&self->tracer));
+	ASSERT_EQ(0, st_agent_op(&self->tracer, STA_SETCREDS, U1, U1, 0,
 				 NULL));
-	ASSERT_EQ(0, pt_agent_op(&self->tracer, PTA_GETPID, 0, 0, 0, &pid));
+	ASSERT_EQ(0, st_agent_op(&self->tracer, STA_GETPID, 0, 0, 0, &pid));
 	for (scope = 0; scope <= 2; scope++) {
 		if (self->saved_scope >= 0) {
-			ASSERT_EQ(0, pt_set_ptrace_scope(scope));
+			ASSERT_EQ(0, st_set_ptrace_scope(scope));
 		}
 		/* Non-dumpable does not matter for oneself either. */
-		EXPECT_EQ(0, pt_agent_op(&self->tracer, PTA_CREATE_PROBE, 0,
+		EXPECT_EQ(0, st_agent_op(&self->tracer, STA_CREATE_PROBE, 0,
 					 0, 0, NULL));
-		EXPECT_EQ(0, pt_agent_op(&self->tracer, PTA_CREATE_PROBE, pid,
+		EXPECT_EQ(0, st_agent_op(&self->tracer, STA_CREATE_PROBE, pid,
 					 0, 0, NULL));
 		if (self->saved_scope < 0)
 			break;

@@ -28,7 +28,7 @@ FIXTURE(proc) {
 	trace_id_t trid;
 	trace_event_id_t id;
 	pid_t child;
-	struct pt_agent ag[NR_AGENTS];
+	struct st_agent ag[NR_AGENTS];
 };
 
 FIXTURE_SETUP(proc)
@@ -40,7 +40,7 @@ FIXTURE_SETUP(proc)
 		self->ag[i].pid = -1;
 		self->ag[i].fd = -1;
 	}
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	ASSERT_EQ(0, posix_trace_eventid_open(EVENT_NAME, &self->id));
 }
 
@@ -52,11 +52,11 @@ FIXTURE_TEARDOWN(proc)
 		posix_trace_shutdown(self->trid);
 	if (self->child > 0) {
 		kill(self->child, SIGKILL);
-		pt_wait_exit(self->child);
+		st_wait_exit(self->child);
 	}
 	/* The last one first: ag[0] may be the init of a pid namespace. */
 	for (i = NR_AGENTS - 1; i >= 0; i--)
-		pt_agent_kill(&self->ag[i]);
+		st_agent_kill(&self->ag[i]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -89,7 +89,7 @@ static pid_t vfork_exec_recording(char tag)
 		execve("/proc/self/exe", argv, environ);
 		_exit(127);
 	}
-	return pid > 0 && pt_wait_exit(pid) == 0 ? pid : -1;
+	return pid > 0 && st_wait_exit(pid) == 0 ? pid : -1;
 }
 
 /* The clone system call without CLONE_THREAD or CLONE_VM, as a program
@@ -106,7 +106,7 @@ static pid_t clone_recording(trace_event_id_t id, char tag)
 		posix_trace_event(id, &tag, 1);
 		_exit(0);
 	}
-	return pid > 0 && pt_wait_exit(pid) == 0 ? pid : -1;
+	return pid > 0 && st_wait_exit(pid) == 0 ? pid : -1;
 }
 
 struct thread_arg {
@@ -130,49 +130,49 @@ static void *thread_recording(void *p)
 /* REQ: RULE-72 4.9 5.19 (vfork) */
 TEST_F(proc, vfork_exec_child_is_traced_from_its_first_event)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	posix_trace_event(self->id, "p", 1);
 	pid = vfork_exec_recording('v');
 	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "q", 1);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, pid, 0, 'v'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'q'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, pid, 0, 'v'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'q'));
 	EXPECT_EQ(3, s.n);
 }
 
 /* REQ: RULE-72 4.9 (clone without CLONE_THREAD) */
 TEST_F(proc, raw_clone_child_is_traced_from_its_first_event)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_INHERITED, &self->trid));
 	/* The parent's thread holds writer lanes the child does not get. */
 	posix_trace_event(self->id, "p", 1);
 	pid = clone_recording(self->id, 'r');
 	ASSERT_GT(pid, 0);
 	posix_trace_event(self->id, "q", 1);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'r'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'q'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, pid, self->id, 'r'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'q'));
 	EXPECT_EQ(3, s.n);
 }
 
 /* REQ: CREATE-5 RULE-72 (a clone()d child reads its own status page) */
 TEST_F(proc, raw_clone_child_of_an_untraced_parent_is_traced_once_a_stream_names_it)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	int go[2];
 	pid_t pid;
 	char c;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	/* Untraced, with the kernel's page mapped: it wants nothing. */
 	posix_trace_event(self->id, "u", 1);
 	ASSERT_EQ(0, pipe(go));
@@ -188,25 +188,25 @@ TEST_F(proc, raw_clone_child_of_an_untraced_parent_is_traced_once_a_stream_names
 	}
 	self->child = pid;
 	close(go[0]);
-	ASSERT_EQ(0, pt_create(pid, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(pid, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	c = 'c';
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	close(go[1]);
-	EXPECT_EQ(0, pt_wait_exit(pid));
+	EXPECT_EQ(0, st_wait_exit(pid));
 	self->child = -1;
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, pid, self->id, 'c'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, pid, self->id, 'c'));
 	EXPECT_EQ(1, s.n);
 }
 
 /* REQ: RULE-72 4.9 (CLOSE_FOR_CHILD: vfork and clone children) */
 TEST_F(proc, close_for_child_vfork_and_clone_children_untraced_parent_still_traced)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	pid_t vpid, cpid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD,
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD,
 					    &self->trid));
 	posix_trace_event(self->id, "p", 1);
 	vpid = vfork_exec_recording('v');
@@ -214,11 +214,11 @@ TEST_F(proc, close_for_child_vfork_and_clone_children_untraced_parent_still_trac
 	cpid = clone_recording(self->id, 'r');
 	ASSERT_GT(cpid, 0);
 	posix_trace_event(self->id, "q", 1);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(0, pt_seen_count(&s, vpid, 0, 0));
-	EXPECT_EQ(0, pt_seen_count(&s, cpid, 0, 0));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'q'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(0, st_seen_count(&s, vpid, 0, 0));
+	EXPECT_EQ(0, st_seen_count(&s, cpid, 0, 0));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'q'));
 	EXPECT_EQ(2, s.n);
 }
 
@@ -229,15 +229,15 @@ TEST_F(proc, thread_records_with_the_process_pid_under_either_policy)
 		POSIX_TRACE_INHERITED, POSIX_TRACE_CLOSE_FOR_CHILD,
 	};
 	struct thread_arg a = { .id = self->id };
-	struct pt_seen s;
+	struct st_seen s;
 	pthread_t th;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(policy) / sizeof(policy[0]); i++) {
-		ASSERT_EQ(0, pt_create_self_started(policy[i], &self->trid));
+		ASSERT_EQ(0, st_create_self_started(policy[i], &self->trid));
 		ASSERT_EQ(0, pthread_create(&th, NULL, thread_recording, &a));
 		ASSERT_EQ(0, pthread_join(th, NULL));
-		ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
+		ASSERT_EQ(0, st_seen_drain(self->trid, &s));
 		ASSERT_EQ(1, s.n) TH_LOG("policy %d", policy[i]);
 		EXPECT_EQ(getpid(), s.pid[0]);
 		EXPECT_EQ(self->id, s.id[0]);
@@ -262,7 +262,7 @@ TEST_F(proc, thread_records_with_the_process_pid_under_either_policy)
 	if (geteuid() == 0) {						\
 		ASSERT_EQ(0, unshare(CLONE_NEWPID));			\
 	} else if (unshare(CLONE_NEWUSER | CLONE_NEWPID)) {		\
-		PT_SKIP("no unprivileged user namespace: %s",		\
+		ST_SKIP("no unprivileged user namespace: %s",		\
 			strerror(errno));				\
 	}								\
 } while (0)
@@ -275,52 +275,52 @@ static int set_next_pid(void *next)
 	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
 
 	if (!f || fprintf(f, "%d", *(pid_t *)next - 1) < 0 || fclose(f))
-		return PT_C_FIRST_OWN;
+		return ST_C_FIRST_OWN;
 	return 0;
 }
 
 /* REQ: CREATE-6 RULE-85 5.16 (a pid names a process of the caller's namespace) */
 TEST_F(proc, inner_controller_pid_naming_an_outer_process_traces_the_inner_one)
 {
-	struct pt_agent *init = &self->ag[0], *d = &self->ag[1];
+	struct st_agent *init = &self->ag[0], *d = &self->ag[1];
 	int inner_pid, inner_trid, matches, all, bad;
 	pid_t x = getpid();	/* names us outside; d inside */
 	trace_id_t trid;
-	struct pt_seen s;
+	struct st_seen s;
 
 	UNSHARE_PIDNS();
-	ASSERT_EQ(0, pt_agent_start_with(init, set_next_pid, &x));
+	ASSERT_EQ(0, st_agent_start_with(init, set_next_pid, &x));
 	/* It answers once it set the next pid. */
-	ASSERT_EQ(0, pt_agent_op(init, PTA_GETPID, 0, 0, 0, &inner_pid));
+	ASSERT_EQ(0, st_agent_op(init, STA_GETPID, 0, 0, 0, &inner_pid));
 	ASSERT_EQ(1, inner_pid);
-	ASSERT_EQ(0, pt_agent_start(d));
-	ASSERT_EQ(0, pt_agent_op(d, PTA_GETPID, 0, 0, 0, &inner_pid));
+	ASSERT_EQ(0, st_agent_start(d));
+	ASSERT_EQ(0, st_agent_op(d, STA_GETPID, 0, 0, 0, &inner_pid));
 	ASSERT_EQ(x, inner_pid) TH_LOG("ns_last_pid did not give pid %d", x);
 
 	/* Outside, d is d->pid; inside, x is d, and we are nobody. */
-	ASSERT_EQ(0, pt_create(d->pid, 65536, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(d->pid, 65536, 0, 0, &trid));
 	self->trid = trid;
-	ASSERT_EQ(0, pt_start_and_skip(trid));
-	ASSERT_EQ(0, pt_agent_op(init, PTA_CREATE, x, 65536, 0, &inner_trid));
-	ASSERT_EQ(0, pt_agent_op(init, PTA_START, inner_trid, 0, 0, NULL));
+	ASSERT_EQ(0, st_start_and_skip(trid));
+	ASSERT_EQ(0, st_agent_op(init, STA_CREATE, x, 65536, 0, &inner_trid));
+	ASSERT_EQ(0, st_agent_op(init, STA_START, inner_trid, 0, 0, NULL));
 
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "ev0", 3);
-	ASSERT_EQ(0, pt_agent_event(d, POSIX_TRACE_UNNAMED_USEREVENT, 0, NULL));
+	ASSERT_EQ(0, st_agent_event(d, POSIX_TRACE_UNNAMED_USEREVENT, 0, NULL));
 
 	/* Inside: START and d's event as pid x; nothing of ours. */
-	ASSERT_EQ(0, pt_agent_drain_call(init, inner_trid,
+	ASSERT_EQ(0, st_agent_drain_call(init, inner_trid,
 					 POSIX_TRACE_UNNAMED_USEREVENT, x,
 					 &matches, &all, &bad));
 	EXPECT_EQ(1, matches);
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(2, all);
 	/* Outside: the same event, as d->pid. */
-	ASSERT_EQ(0, pt_seen_drain(trid, &s));
+	ASSERT_EQ(0, st_seen_drain(trid, &s));
 	ASSERT_EQ(1, s.n);
 	EXPECT_EQ(d->pid, s.pid[0]);
 	EXPECT_EQ('e', s.tag[0]);
 	/* d's outer pid names no process inside. */
-	EXPECT_EQ(ESRCH, pt_agent_op(init, PTA_CREATE_PROBE, d->pid, 0, 0, NULL));
+	EXPECT_EQ(ESRCH, st_agent_op(init, STA_CREATE_PROBE, d->pid, 0, 0, NULL));
 }
 
 /* The first pid listed in /proc/<pid>/task/<pid>/children, or -1. */
@@ -342,7 +342,7 @@ static pid_t first_child_of(pid_t pid)
 }
 
 enum {
-	C_NS_STREAM = PT_C_FIRST_OWN,
+	C_NS_STREAM = ST_C_FIRST_OWN,
 	C_NS_START_PID,
 	C_NS_FORK,
 	C_NS_PIPE,
@@ -361,22 +361,22 @@ enum {
  */
 static int ns_init(int go, int res)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	trace_id_t trid;
-	struct pt_ev ev;
+	struct st_ev ev;
 	siginfo_t si;
 	pid_t g;
 	char c;
 
 	if (read(go, &c, 1) != 1)
 		return C_NS_PIPE;
-	if (pt_create_self_started(POSIX_TRACE_INHERITED, &trid))
+	if (st_create_self_started(POSIX_TRACE_INHERITED, &trid))
 		return C_NS_STREAM;
 	/* Our STOP names us as our namespace knows us: pid 1. */
-	if (posix_trace_stop(trid) || pt_try(trid, &ev) || ev.unavailable ||
-	    !pt_is(&ev, POSIX_TRACE_STOP) || ev.info.posix_pid != 1 ||
-	    posix_trace_start(trid) || pt_try(trid, &ev) || ev.unavailable ||
-	    !pt_is(&ev, POSIX_TRACE_START) || ev.info.posix_pid != 1)
+	if (posix_trace_stop(trid) || st_try(trid, &ev) || ev.unavailable ||
+	    !st_is(&ev, POSIX_TRACE_STOP) || ev.info.posix_pid != 1 ||
+	    posix_trace_start(trid) || st_try(trid, &ev) || ev.unavailable ||
+	    !st_is(&ev, POSIX_TRACE_START) || ev.info.posix_pid != 1)
 		return C_NS_START_PID;
 	fflush(NULL);
 	g = fork();
@@ -389,13 +389,13 @@ static int ns_init(int go, int res)
 		return C_NS_FORK;
 	if (write(res, &g, sizeof(g)) != sizeof(g) || read(go, &c, 1) != 1)
 		return C_NS_PIPE;
-	if (pt_wait_exit(g))
+	if (st_wait_exit(g))
 		return C_NS_FORK;
-	if (pt_seen_drain(trid, &s))
+	if (st_seen_drain(trid, &s))
 		return C_NS_DRAIN;
-	if (pt_seen_count(&s, g, POSIX_TRACE_UNNAMED_USEREVENT, 'g') != 1)
+	if (st_seen_count(&s, g, POSIX_TRACE_UNNAMED_USEREVENT, 'g') != 1)
 		return C_NS_CHILD_EVENT;
-	if (pt_seen_count(&s, g, POSIX_TRACE_ERROR, 0) != 1)
+	if (st_seen_count(&s, g, POSIX_TRACE_ERROR, 0) != 1)
 		return C_NS_CHILD_ERROR;
 	return s.n == 2 ? 0 : C_NS_COUNT;
 }
@@ -407,7 +407,7 @@ TEST_F(proc, inherited_child_in_a_namespace_has_each_readers_pid_on_both_paths)
 {
 	int go[2], res[2], i, efault = 0;
 	pid_t init, g_inner, g_outer;
-	struct pt_seen s;
+	struct st_seen s;
 	char c = 'g';
 
 	ASSERT_EQ(0, pipe(go));
@@ -426,23 +426,23 @@ TEST_F(proc, inherited_child_in_a_namespace_has_each_readers_pid_on_both_paths)
 	close(res[1]);
 
 	/* Outside: trace the namespace's init, and so its children. */
-	ASSERT_EQ(0, pt_create_inherit(init, POSIX_TRACE_INHERITED, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create_inherit(init, POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	if (read(res[0], &g_inner, sizeof(g_inner)) != sizeof(g_inner)) {
 		self->child = -1;
-		ASSERT_EQ(0, pt_wait_exit(init)) TH_LOG("init of the namespace failed");
+		ASSERT_EQ(0, st_wait_exit(init)) TH_LOG("init of the namespace failed");
 		ASSERT_TRUE(false) TH_LOG("init of the namespace sent no pid");
 	}
 	g_outer = first_child_of(init);
 	ASSERT_EQ(1, write(go[1], &c, 1));
-	EXPECT_EQ(0, pt_wait_exit(init)) TH_LOG("init of the namespace failed");
+	EXPECT_EQ(0, st_wait_exit(init)) TH_LOG("init of the namespace failed");
 	self->child = -1;
 	ASSERT_GT(g_outer, 0);
 	ASSERT_NE(g_inner, g_outer);
 
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, g_outer, POSIX_TRACE_UNNAMED_USEREVENT, 'g'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, g_outer, POSIX_TRACE_UNNAMED_USEREVENT, 'g'));
 	for (i = 0; i < s.n; i++)
 		efault += s.pid[i] == g_outer && s.id[i] == POSIX_TRACE_ERROR &&
 			  s.err[i] == EFAULT;
@@ -464,7 +464,7 @@ static bool is_device(int dirfd, const char *name)
 	if (n <= 0)
 		return false;
 	target[n] = '\0';
-	return !strcmp(target, PT_DEVICE);
+	return !strcmp(target, ST_DEVICE);
 }
 
 /* The descriptors of /dev/posix_trace this process has: up to @max in
@@ -506,7 +506,7 @@ static int device_regions(struct region *r, int max)
 	if (!f)
 		return -1;
 	while (n < max && fgets(line, sizeof(line), f)) {
-		if (!strstr(line, PT_DEVICE) ||
+		if (!strstr(line, ST_DEVICE) ||
 		    sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) != 3 || !off)
 			continue;
 		r[n].off = off;
@@ -558,7 +558,7 @@ static const char *ioctl_name(int i)
 struct verdict {
 	int ioctl_err[R_NR_IOCTLS];
 	int mmap_err[MAX_REGIONS];
-	int lib[PT_NR_TRID_FNS];
+	int lib[ST_NR_TRID_FNS];
 	int event_err;
 };
 
@@ -576,7 +576,7 @@ static void try_ioctls(int fd, uint32_t trid, int *err)
 	struct posix_trace_status st = { .size = sizeof(st), .trid = trid };
 	struct posix_trace_wait w = {
 		.size = sizeof(w), .flags = POSIX_TRACE_WAIT_TIMEOUT,
-		.trid = trid, .abstime = pt_realtime_ns() + 100000000ULL,
+		.trid = trid, .abstime = st_realtime_ns() + 100000000ULL,
 	};
 	struct posix_trace_eventid open = {
 		.size = sizeof(open), .trid = trid, .name_len = 1,
@@ -670,7 +670,7 @@ static int receiver(int sock)
 	struct passed p;
 	int fd, i;
 
-	pt_watchdog(10);
+	st_watchdog(10);
 	fd = recv_fd(sock, &p, sizeof(p));
 	if (fd < 0 || p.nr < 0 || p.nr > MAX_REGIONS)
 		return 1;
@@ -681,7 +681,7 @@ static int receiver(int sock)
 	try_ioctls(fd, p.trid, v.ioctl_err);
 	for (i = 0; i < p.nr; i++)
 		v.mmap_err[i] = try_map(fd, &p.region[i]);
-	pt_call_all_trid_functions(p.trid, v.lib);
+	st_call_all_trid_functions(p.trid, v.lib);
 	return send(sock, &v, sizeof(v), MSG_NOSIGNAL) == sizeof(v) ? 0 : 2;
 }
 
@@ -692,7 +692,7 @@ TEST_F(proc, descriptor_received_over_a_socket_controls_and_maps_nothing)
 	struct posix_trace_status_info st;
 	struct passed p;
 	struct verdict v;
-	struct pt_seen s;
+	struct st_seen s;
 	int sv[2], fd, i, n, ismember;
 	pid_t rpid;
 
@@ -707,7 +707,7 @@ TEST_F(proc, descriptor_received_over_a_socket_controls_and_maps_nothing)
 	self->child = rpid;
 	close(sv[1]);
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD,
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD,
 					    &self->trid));
 	for (i = 0; i < 3; i++)
 		posix_trace_event(self->id, "p", 1);
@@ -724,7 +724,7 @@ TEST_F(proc, descriptor_received_over_a_socket_controls_and_maps_nothing)
 
 	ASSERT_EQ(0, send_fd(sv[0], fd, &p, sizeof(p)));
 	n = recv(sv[0], &v, sizeof(v), 0);
-	EXPECT_EQ(0, pt_wait_exit(rpid));
+	EXPECT_EQ(0, st_wait_exit(rpid));
 	self->child = -1;
 	ASSERT_EQ((int)sizeof(v), n);
 	for (i = 0; i < R_NR_IOCTLS; i++)
@@ -733,8 +733,8 @@ TEST_F(proc, descriptor_received_over_a_socket_controls_and_maps_nothing)
 		EXPECT_NE(0, v.mmap_err[i])
 			TH_LOG("mapped offset %#llx", (unsigned long long)p.region[i].off);
 	}
-	for (i = 0; i < PT_NR_TRID_FNS; i++)
-		EXPECT_EQ(EINVAL, v.lib[i]) TH_LOG("%s", pt_trid_fn_name(i));
+	for (i = 0; i < ST_NR_TRID_FNS; i++)
+		EXPECT_EQ(EINVAL, v.lib[i]) TH_LOG("%s", st_trid_fn_name(i));
 
 	/* The stream is as it was: running, unfiltered, our events only. */
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
@@ -742,9 +742,9 @@ TEST_F(proc, descriptor_received_over_a_socket_controls_and_maps_nothing)
 	ASSERT_EQ(0, posix_trace_get_filter(self->trid, &set));
 	ASSERT_EQ(0, posix_trace_eventset_ismember(self->id, &set, &ismember));
 	EXPECT_EQ(0, ismember);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(3, pt_seen_count(&s, getpid(), self->id, 'p'));
-	EXPECT_EQ(0, pt_seen_count(&s, rpid, 0, 0));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(3, st_seen_count(&s, getpid(), self->id, 'p'));
+	EXPECT_EQ(0, st_seen_count(&s, rpid, 0, 0));
 	EXPECT_EQ(3, s.n);
 	close(sv[0]);
 }
@@ -753,11 +753,11 @@ TEST_F(proc, descriptor_received_over_a_socket_controls_and_maps_nothing)
 TEST_F(proc, raw_clone_child_gets_einval_for_every_trid_function)
 {
 	struct posix_trace_status_info st;
-	int res[PT_NR_TRID_FNS], p[2], i, n;
-	struct pt_seen s;
+	int res[ST_NR_TRID_FNS], p[2], i, n;
+	struct st_seen s;
 	pid_t pid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD,
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD,
 					    &self->trid));
 	posix_trace_event(self->id, "p", 1);
 	ASSERT_EQ(0, pipe(p));
@@ -765,25 +765,25 @@ TEST_F(proc, raw_clone_child_gets_einval_for_every_trid_function)
 	pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		pt_watchdog(5);
-		pt_call_all_trid_functions(self->trid, res);
+		st_watchdog(5);
+		st_call_all_trid_functions(self->trid, res);
 		_exit(write(p[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
 	}
 	self->child = pid;
 	close(p[1]);
 	n = read(p[0], res, sizeof(res));
 	close(p[0]);
-	EXPECT_EQ(0, pt_wait_exit(pid));
+	EXPECT_EQ(0, st_wait_exit(pid));
 	self->child = -1;
 	ASSERT_EQ((int)sizeof(res), n);
-	for (i = 0; i < PT_NR_TRID_FNS; i++)
-		EXPECT_EQ(EINVAL, res[i]) TH_LOG("%s", pt_trid_fn_name(i));
+	for (i = 0; i < ST_NR_TRID_FNS; i++)
+		EXPECT_EQ(EINVAL, res[i]) TH_LOG("%s", st_trid_fn_name(i));
 
 	/* Ours still: running, with its event. */
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, getpid(), self->id, 'p'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, getpid(), self->id, 'p'));
 	EXPECT_EQ(1, s.n);
 }
 
@@ -794,7 +794,7 @@ TEST_F(proc, library_descriptors_are_close_on_exec)
 	int fds[8], i, n;
 	pid_t pid;
 
-	ASSERT_EQ(0, pt_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD,
+	ASSERT_EQ(0, st_create_self_started(POSIX_TRACE_CLOSE_FOR_CHILD,
 					    &self->trid));
 	posix_trace_event(self->id, "p", 1);
 	n = device_fds(fds, 8);
@@ -809,7 +809,7 @@ TEST_F(proc, library_descriptors_are_close_on_exec)
 		_exit(127);
 	}
 	/* Its exit status: how many it found. */
-	EXPECT_EQ(0, pt_wait_exit(pid));
+	EXPECT_EQ(0, st_wait_exit(pid));
 }
 
 /* ------------------------------------------------------------------ */
@@ -830,13 +830,13 @@ static void *wait_and_record(void *p)
 /* REQ: CREATE-6 5.16 (a group whose leader exited is still there) */
 TEST_F(proc, process_whose_leader_exited_is_traced_through_its_other_threads)
 {
-	struct pt_seen s;
+	struct st_seen s;
 	int go[2], i;
 	pthread_t th;
 	pid_t pid;
 	char tag = 'w';
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	ASSERT_EQ(0, pipe(go));
 	fflush(NULL);
 	pid = fork();
@@ -849,41 +849,41 @@ TEST_F(proc, process_whose_leader_exited_is_traced_through_its_other_threads)
 	}
 	self->child = pid;
 	close(go[0]);
-	for (i = 0; i < 5000 && pt_proc_state(pid) != 'Z'; i++)
-		pt_sleep_ms(1);
-	ASSERT_EQ('Z', pt_proc_state(pid));
+	for (i = 0; i < 5000 && st_proc_state(pid) != 'Z'; i++)
+		st_sleep_ms(1);
+	ASSERT_EQ('Z', st_proc_state(pid));
 
-	ASSERT_EQ(0, pt_create(pid, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(pid, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	ASSERT_EQ(1, write(go[1], &tag, 1));
-	EXPECT_EQ(0, pt_wait_exit(pid));
+	EXPECT_EQ(0, st_wait_exit(pid));
 	self->child = -1;
 	close(go[1]);
-	ASSERT_EQ(0, pt_seen_drain(self->trid, &s));
-	EXPECT_EQ(1, pt_seen_count(&s, pid, POSIX_TRACE_UNNAMED_USEREVENT, 'w'));
+	ASSERT_EQ(0, st_seen_drain(self->trid, &s));
+	EXPECT_EQ(1, st_seen_count(&s, pid, POSIX_TRACE_UNNAMED_USEREVENT, 'w'));
 	EXPECT_EQ(1, s.n);
 }
 
 /* REQ: CREATE-6 RULE-85 5.16 (a traced process, exited and reaped) */
 TEST_F(proc, create_on_a_reaped_traced_process_is_esrch)
 {
-	struct pt_agent *ag = &self->ag[0];
+	struct st_agent *ag = &self->ag[0];
 	struct posix_trace_status_info st;
 	trace_id_t trid;
 	pid_t pid;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	ASSERT_EQ(0, pt_agent_start(ag));
+	ST_REQUIRE_TRACE_CHILDREN();
+	ASSERT_EQ(0, st_agent_start(ag));
 	pid = ag->pid;
-	ASSERT_EQ(0, pt_create(pid, 65536, 0, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	ASSERT_EQ(0, pt_agent_event(ag, POSIX_TRACE_UNNAMED_USEREVENT, 0, NULL));
-	ASSERT_EQ(0, pt_agent_op(ag, PTA_EXIT, 0, 0, 0, NULL));
-	ASSERT_EQ(0, pt_wait_exit(pid));
+	ASSERT_EQ(0, st_create(pid, 65536, 0, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_agent_event(ag, POSIX_TRACE_UNNAMED_USEREVENT, 0, NULL));
+	ASSERT_EQ(0, st_agent_op(ag, STA_EXIT, 0, 0, 0, NULL));
+	ASSERT_EQ(0, st_wait_exit(pid));
 	ag->pid = -1;
 
 	/* At once, while the module may still be forgetting it. */
-	ASSERT_EQ(ESRCH, pt_create(pid, 65536, 0, 0, &trid));
+	ASSERT_EQ(ESRCH, st_create(pid, 65536, 0, 0, &trid));
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_RUNNING, st.posix_stream_status);
 }
@@ -899,7 +899,7 @@ TEST_F(proc, create_on_a_reaped_traced_process_is_esrch)
 static void *last_thread_slow_exit(void *p)
 {
 	int fd = *(int *)p, last = -1, i;
-	pid_t tid = pt_gettid();
+	pid_t tid = st_gettid();
 	struct rlimit rl;
 
 	/* Its exit closes every descriptor after exit_mm(): the more, the
@@ -916,8 +916,8 @@ static void *last_thread_slow_exit(void *p)
 		last = i;
 	for (i = 0; i < 8 && last > fd; i++)	/* room to read /proc */
 		close(last--);
-	while (pt_proc_state(getpid()) != 'Z')	/* the leader went first */
-		pt_sleep_ms(1);
+	while (st_proc_state(getpid()) != 'Z')	/* the leader went first */
+		st_sleep_ms(1);
 	if (write(fd, &tid, sizeof(tid)) != sizeof(tid))
 		_exit(2);
 	syscall(SYS_exit, 0);
@@ -967,7 +967,7 @@ TEST_F(proc, create_on_a_group_whose_last_thread_is_exiting_is_esrch)
 	pthread_t th;
 	pid_t pid, tid;
 
-	PT_REQUIRE_TRACE_CHILDREN();
+	ST_REQUIRE_TRACE_CHILDREN();
 	/* Every round must answer ESRCH; at least one must have looked
 	 * while the thread was still exiting, or the test has not tested
 	 * the window it is about (a failure, never a skip).
@@ -987,14 +987,14 @@ TEST_F(proc, create_on_a_group_whose_last_thread_is_exiting_is_esrch)
 		close(sv[1]);
 		ASSERT_EQ((ssize_t)sizeof(tid), read(sv[0], &tid, sizeof(tid)));
 		close(sv[0]);
-		end = pt_now_ns(CLOCK_MONOTONIC) + 5 * PT_NSEC_PER_SEC;
+		end = st_now_ns(CLOCK_MONOTONIC) + 5 * ST_NSEC_PER_SEC;
 		while (!task_mm_gone(pid, tid))
-			ASSERT_LT(pt_now_ns(CLOCK_MONOTONIC), end);
+			ASSERT_LT(st_now_ns(CLOCK_MONOTONIC), end);
 		/* Past exit_mm(): in do_exit(), for good. */
-		ASSERT_EQ(ESRCH, pt_create_probe(pid)) TH_LOG("round %d", round);
+		ASSERT_EQ(ESRCH, st_create_probe(pid)) TH_LOG("round %d", round);
 		if (task_listed(pid, tid))
 			hits++;	/* the whole attempt fell before the exit was final */
-		ASSERT_EQ(0, pt_wait_exit(pid));
+		ASSERT_EQ(0, st_wait_exit(pid));
 		self->child = -1;
 	}
 	TH_LOG("%d of %d rounds looked while the thread was exiting", hits, round);

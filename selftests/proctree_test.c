@@ -34,10 +34,10 @@ FIXTURE_SETUP(tree)
 
 	self->ready[0] = self->ready[1] = -1;
 	self->hold[0] = self->hold[1] = -1;
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 	/* Known to the module, so every process forked below is too. */
 	ASSERT_EQ(0, posix_trace_eventid_open("proctree-root", &id));
-	ASSERT_TRUE(pt_stats_quiet(&self->base));
+	ASSERT_TRUE(st_stats_quiet(&self->base));
 	/* Orphans come back to us, to be reaped. */
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
 	ASSERT_EQ(0, pipe2(self->ready, O_CLOEXEC));
@@ -139,7 +139,7 @@ static bool wait_reaping(int fd, unsigned int ms)
 	unsigned int waited;
 
 	for (waited = 0; waited < ms; waited += 50) {
-		if (pt_wait_fd(fd, 50))
+		if (st_wait_fd(fd, 50))
 			return true;
 		reap(false);
 	}
@@ -171,10 +171,10 @@ static void run_chain(struct __test_metadata *_metadata, FIXTURE_DATA(tree) *sel
 	}
 	/* Dead generations are freed after an RCU grace period: wait. */
 	for (waited = 0; waited < 10000; waited += 50) {
-		ASSERT_EQ(0, pt_stats(&now));
+		ASSERT_EQ(0, st_stats(&now));
 		if (now.maps <= self->base.maps + max_maps)
 			break;
-		pt_sleep_ms(50);
+		st_sleep_ms(50);
 	}
 	TH_LOG("%d generations, %s: %u mappings live (%u before)", CHAIN_DEPTH,
 	       names ? "a name each" : "no names", now.maps, self->base.maps);
@@ -182,7 +182,7 @@ static void run_chain(struct __test_metadata *_metadata, FIXTURE_DATA(tree) *sel
 	close(self->hold[1]);
 	self->hold[1] = -1;
 	EXPECT_TRUE(reap_all());
-	EXPECT_TRUE(pt_stats_settle(&self->base, &now, 20000, &waited)) {
+	EXPECT_TRUE(st_stats_settle(&self->base, &now, 20000, &waited)) {
 		TH_LOG("after the last exit: %u mappings, %u processes (%u, %u before)",
 		       now.maps, now.procs, self->base.maps, self->base.procs);
 	}
@@ -248,17 +248,17 @@ TEST_F_TIMEOUT(tree, a_wide_tree_exiting_parent_first_leaves_nothing_behind, 300
 		 * write ends go with a helper that closes them one by one.
 		 */
 		if (fork() == 0) {
-			pt_sleep_ms(200);
+			st_sleep_ms(200);
 			for (i = WIDE_CHILDREN - 1; i >= 0; i--) {
 				close(gate[i][1]);
-				pt_sleep_ms(2);
+				st_sleep_ms(2);
 			}
 			_exit(0);
 		}
 		_exit(0);
 	}
 	EXPECT_TRUE(reap_all());
-	EXPECT_TRUE(pt_stats_settle(&self->base, &now, 20000, &waited)) {
+	EXPECT_TRUE(st_stats_settle(&self->base, &now, 20000, &waited)) {
 		TH_LOG("%u mappings, %u processes left (%u, %u before)",
 		       now.maps, now.procs, self->base.maps, self->base.procs);
 	}

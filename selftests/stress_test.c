@@ -150,11 +150,11 @@ struct reader {
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret;
 
 	for (;;) {
-		ret = pt_timed_ms(r->trid, &ev, 20);
+		ret = st_timed_ms(r->trid, &ev, 20);
 		if (ret == 0)
 			r->events++;
 		else if (ret != ETIMEDOUT)
@@ -171,7 +171,7 @@ static int create_random(pid_t pid, unsigned int *seed, trace_id_t *trid)
 	trace_attr_t a;
 	int ret;
 
-	ret = pt_attr_make(&a, sizes[rand_r(seed) % 5],
+	ret = st_attr_make(&a, sizes[rand_r(seed) % 5],
 			   rand_r(seed) % 2 ? POSIX_TRACE_LOOP : POSIX_TRACE_UNTIL_FULL,
 			   0);
 	if (!ret)
@@ -193,7 +193,7 @@ static void control_randomly(trace_id_t trid, unsigned int *seed)
 	int i;
 
 	for (i = rand_r(seed) % 8; i > 0; i--) {
-		pt_sleep_ms(rand_r(seed) % 20);
+		st_sleep_ms(rand_r(seed) % 20);
 		switch (rand_r(seed) % 4) {
 		case 0:
 			posix_trace_stop(trid);
@@ -308,7 +308,7 @@ static void spawner_main(unsigned int seed)
 			if (ctl[i] == 0)
 				controller_main(seed + i * 1000 + getpid());
 		}
-		pt_sleep_ms(50 + rand_r(&seed) % 200);
+		st_sleep_ms(50 + rand_r(&seed) % 200);
 		if (rand_r(&seed) % 3 == 0) {
 			i = rand_r(&seed) % CONTROLLERS;
 			if (ctl[i] > 0 && !kill(ctl[i], SIGKILL))
@@ -341,12 +341,12 @@ static void reap_orphans(pid_t spawner, uint64_t end)
 	int status;
 	pid_t pid;
 
-	while (end ? pt_now_ns(CLOCK_MONOTONIC) < end : true) {
+	while (end ? st_now_ns(CLOCK_MONOTONIC) < end : true) {
 		pid = waitpid(-1, &status, end ? WNOHANG : 0);
 		if (pid < 0)
 			return;
 		if (pid == 0) {
-			pt_sleep_ms(100);
+			st_sleep_ms(100);
 			continue;
 		}
 		if (pid == spawner)
@@ -362,7 +362,7 @@ FIXTURE(stress) {
 
 FIXTURE_SETUP(stress)
 {
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 }
 
 FIXTURE_TEARDOWN(stress)
@@ -393,10 +393,10 @@ TEST_F_TIMEOUT(stress, lifecycle_stress_leaves_nothing_behind,
 		spawner_main(getpid());
 	}
 	setpgid(spawner, spawner);
-	reap_orphans(spawner, pt_now_ns(CLOCK_MONOTONIC) + secs * PT_NSEC_PER_SEC);
+	reap_orphans(spawner, st_now_ns(CLOCK_MONOTONIC) + secs * ST_NSEC_PER_SEC);
 	atomic_store(&sh->stop, 1);
 	/* Give everyone a second to finish, then kill whatever is left. */
-	reap_orphans(spawner, pt_now_ns(CLOCK_MONOTONIC) + PT_NSEC_PER_SEC);
+	reap_orphans(spawner, st_now_ns(CLOCK_MONOTONIC) + ST_NSEC_PER_SEC);
 	kill(-spawner, SIGKILL);
 	reap_orphans(spawner, 0);
 	TH_LOG("%ld streams (%ld creates refused), %ld events read, %ld traced and %ld controllers killed",
@@ -409,7 +409,7 @@ TEST_F_TIMEOUT(stress, lifecycle_stress_leaves_nothing_behind,
 	EXPECT_LT(0, atomic_load(&sh->streams));
 	/* The module finishes its asynchronous work (RCU, workqueue), and
 	 * holds nothing at all. */
-	EXPECT_TRUE(pt_stats_settle(&idle, &st, SETTLE_MS, &waited)) {
+	EXPECT_TRUE(st_stats_settle(&idle, &st, SETTLE_MS, &waited)) {
 		TH_LOG("after %u ms: streams %u (active %u), procs %u, attaches %u, writers %u, mappings %u, maps %u, users %u",
 		       waited, st.streams, st.active_streams, st.procs, st.attaches,
 		       st.writers, st.mappings, st.maps, st.users);

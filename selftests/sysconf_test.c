@@ -11,7 +11,7 @@ FIXTURE(sysconf) {
 
 FIXTURE_SETUP(sysconf)
 {
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 }
 
 FIXTURE_TEARDOWN(sysconf)
@@ -95,7 +95,7 @@ TEST_F(sysconf, sub_options_reported_absent_are_not_implemented)
 	char path[] = "/tmp/pt-sysconf-XXXXXX";
 	int fd;
 
-	ASSERT_EQ(0, pt_create(0, 65536, 0, 0, &trid));
+	ASSERT_EQ(0, st_create(0, 65536, 0, 0, &trid));
 	fd = mkstemp(path);
 	ASSERT_GE(fd, 0);
 	unlink(path);

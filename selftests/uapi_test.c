@@ -36,8 +36,8 @@ static int uapi_ctl(int fd, unsigned long cmd, uint32_t trid)
 
 FIXTURE_SETUP(uapi)
 {
-	PT_REQUIRE_MODULE();
-	self->fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ST_REQUIRE_MODULE();
+	self->fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, uapi_create(self->fd, &self->c, POSIX_TRACE_POLICY_LOOP));
 	self->created = true;
@@ -411,8 +411,8 @@ TEST_F(uapi, until_full_with_lying_reader_does_not_hang)
 	unsigned int i;
 	int fd;
 
-	PT_REQUIRE_MODULE();
-	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ST_REQUIRE_MODULE();
+	fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, uapi_create(fd, &c, POSIX_TRACE_POLICY_UNTIL_FULL));
 	cons = mmap(NULL, c.cons_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -477,7 +477,7 @@ TEST_F(uapi, stats_count_live_streams_links_and_mappings)
 
 	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_QUERY, &q));
 	EXPECT_NE(0u, q.features & POSIX_TRACE_FEAT_STATS);
-	ASSERT_EQ(0, pt_stats(&before));
+	ASSERT_EQ(0, st_stats(&before));
 	EXPECT_EQ(sizeof(before), before.size);
 	EXPECT_LE(1u, before.streams);
 	EXPECT_LE(1u, before.active_streams);
@@ -488,22 +488,22 @@ TEST_F(uapi, stats_count_live_streams_links_and_mappings)
 	p = mmap(NULL, self->c.ro_size, PROT_READ, MAP_SHARED, self->fd,
 		 self->c.ro_offset);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, pt_stats(&st));
+	ASSERT_EQ(0, st_stats(&st));
 	EXPECT_EQ(before.mappings + 1, st.mappings);
 	/* A split area is two mappings, each holding the stream. */
 	if (self->c.ro_size > 4096) {
 		ASSERT_EQ(0, munmap(p, 4096));
 		p = (char *)p + 4096;
 		self->c.ro_size -= 4096;
-		ASSERT_EQ(0, pt_stats(&st));
+		ASSERT_EQ(0, st_stats(&st));
 		EXPECT_EQ(before.mappings + 1, st.mappings);
 	}
 	ASSERT_EQ(0, munmap(p, self->c.ro_size));
-	ASSERT_EQ(0, pt_stats(&st));
+	ASSERT_EQ(0, st_stats(&st));
 	EXPECT_EQ(before.mappings, st.mappings);
 	ASSERT_EQ(0, uapi_ctl(self->fd, POSIX_TRACE_IOC_SHUTDOWN, self->c.trid));
 	self->created = false;
-	ASSERT_EQ(0, pt_stats(&st));
+	ASSERT_EQ(0, st_stats(&st));
 	EXPECT_EQ(before.active_streams - 1, st.active_streams);
 }
 
@@ -521,10 +521,10 @@ static void *uapi_wait_main(void *arg)
 		.size = sizeof(wt),
 		.flags = POSIX_TRACE_WAIT_TIMEOUT,
 		.trid = w->trid,
-		.abstime = pt_realtime_ns() + 500 * 1000000ULL,
+		.abstime = st_realtime_ns() + 500 * 1000000ULL,
 	};
 
-	atomic_store(&w->tid, pt_gettid());
+	atomic_store(&w->tid, st_gettid());
 	w->err = ioctl(w->fd, POSIX_TRACE_IOC_WAIT, &wt) ? errno : 0;
 	return NULL;
 }
@@ -547,8 +547,8 @@ TEST_F(uapi, wait_is_not_interrupted_by_a_signal_without_handler)
 	sigaddset(&chld, SIGCHLD);
 	ASSERT_EQ(0, pthread_sigmask(SIG_BLOCK, &chld, &old));
 	while (!atomic_load(&w.tid))
-		pt_sleep_ms(1);
-	ASSERT_TRUE(pt_wait_sleeping(atomic_load(&w.tid), 2000));
+		st_sleep_ms(1);
+	ASSERT_TRUE(st_wait_sleeping(atomic_load(&w.tid), 2000));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0)
@@ -564,14 +564,14 @@ TEST_F(uapi, rmmod_is_refused_while_a_stream_exists)
 {
 	int fd;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	/* Only the stream may hold the module: drop our file first. */
 	fd = self->fd;
 	self->fd = -1;
 	ASSERT_EQ(0, close(fd));
 	ASSERT_EQ(-1, syscall(SYS_delete_module, "posix_trace", O_NONBLOCK));
 	EXPECT_EQ(EWOULDBLOCK, errno);
-	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	self->fd = fd;
 }
@@ -604,7 +604,7 @@ static int device_mappings(int kind)
 	while (fgets(line, sizeof(line), f)) {
 		path[0] = '\0';
 		if (sscanf(line, "%*x-%*x %*s %llx %*s %*s %255s", &off, path) == 2 &&
-		    !strcmp(path, PT_DEVICE) && off && ((off / 4096) & 3) == (unsigned int)kind)
+		    !strcmp(path, ST_DEVICE) && off && ((off / 4096) & 3) == (unsigned int)kind)
 			n++;
 	}
 	fclose(f);
@@ -710,7 +710,7 @@ TEST_F(uapi, a_lane_of_a_stream_that_does_not_trace_the_caller_answers_as_if_abs
 	pid = fork();	/* not traced: the stream does not inherit */
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), bad = 0;
+		int fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC), bad = 0;
 		size_t len;
 
 		for (len = 4096; len <= w.mmap_size + 16 * 4096; len += 4096) {
@@ -753,8 +753,8 @@ TEST_F(uapi, one_event_forgets_a_bounded_number_of_consumed_records)
 	const uint8_t *ro;
 	int fd, cpu = -1;
 
-	ASSERT_EQ(0, pt_pin_nth_cpu(0, &cpu));
-	fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC);
+	ASSERT_EQ(0, st_pin_nth_cpu(0, &cpu));
+	fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	memset(&c, 0, sizeof(c));
 	c.size = sizeof(c);
@@ -787,9 +787,9 @@ TEST_F(uapi, one_event_forgets_a_bounded_number_of_consumed_records)
 	/* Consume everything at once. */
 	((struct posix_trace_consumer *)(cons + i * c.cons_stride))->tail = lane->head;
 	before = lane->oldest;
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, ioctl(fd, POSIX_TRACE_IOC_EVENT, &req));
-	took = pt_now_ns(CLOCK_MONOTONIC) - t0;
+	took = st_now_ns(CLOCK_MONOTONIC) - t0;
 	after = lane->oldest;
 	TH_LOG("one event after consuming %d records: oldest moved %llu records, %llu us",
 	       WALK_RECORDS, (unsigned long long)((after - before) / WALK_REC_SIZE),

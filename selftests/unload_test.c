@@ -281,20 +281,20 @@ FIXTURE_SETUP(unload)
 
 	self->preempt[0] = self->rt_runtime[0] = self->fair_path[0] = '\0';
 	self->boosted.n = 0;
-	PT_REQUIRE_ROOT();
-	PT_REQUIRE_MODULE();
-	if (pt_nr_allowed_cpus() < 2)
-		PT_SKIP("needs two CPUs");
+	ST_REQUIRE_ROOT();
+	ST_REQUIRE_MODULE();
+	if (st_nr_allowed_cpus() < 2)
+		ST_SKIP("needs two CPUs");
 	ASSERT_EQ(0, uname(&u));
-	if (!pt_find_module(u.release, self->module, sizeof(self->module)))
-		PT_SKIP("no posix_trace.ko built for %s", u.release);
+	if (!st_find_module(u.release, self->module, sizeof(self->module)))
+		ST_SKIP("no posix_trace.ko built for %s", u.release);
 	if (access(PUT_EVENT_ID, R_OK))
 		mount("nodev", TRACEFS, "tracefs", 0, NULL);
 	if (read_str(PUT_EVENT_ID, buf, sizeof(buf)))
-		PT_SKIP("no module:module_put trace event");
+		ST_SKIP("no module:module_put trace event");
 	self->put_id = strtol(buf, NULL, 10);
 	if (!make_preemptible(self))
-		PT_SKIP("kernel code is not preemptible here: no task can be preempted in the window");
+		ST_SKIP("kernel code is not preemptible here: no task can be preempted in the window");
 	ASSERT_EQ(0, save_params(self->params, sizeof(self->params)));
 	ASSERT_EQ(0, read_str(RT_RUNTIME, self->rt_runtime, sizeof(self->rt_runtime)));
 	/* The holder must keep its CPU for HOLD_MS, not 95% of it. */
@@ -447,11 +447,11 @@ static void *holder_run(void *arg)
 	}
 	/* Woken on the task's CPU: the task is preempted, past its put. */
 	__atomic_store_n(&h->armed, 1, __ATOMIC_RELEASE);
-	end = pt_now_ns(CLOCK_MONOTONIC) + HOLD_MS * 1000000ULL;
+	end = st_now_ns(CLOCK_MONOTONIC) + HOLD_MS * 1000000ULL;
 	while (!__atomic_load_n(&h->unloaded, __ATOMIC_ACQUIRE) &&
-	       pt_now_ns(CLOCK_MONOTONIC) < end)
+	       st_now_ns(CLOCK_MONOTONIC) < end)
 		;
-	h->released_ns = pt_now_ns(CLOCK_MONOTONIC);
+	h->released_ns = st_now_ns(CLOCK_MONOTONIC);
 	return NULL;
 }
 
@@ -551,7 +551,7 @@ static int become_known(void)
 		.name_len = sizeof(name) - 1,
 		.name_ptr = (uintptr_t)name,
 	};
-	int fd = open(PT_DEVICE, O_RDWR | O_CLOEXEC), ret;
+	int fd = open(ST_DEVICE, O_RDWR | O_CLOEXEC), ret;
 
 	if (fd < 0)
 		return -1;
@@ -594,7 +594,7 @@ static void reap(pid_t t)
 	for (i = 0; i < 1000; i++) {
 		if (waitpid(t, NULL, WNOHANG) != 0)
 			return;
-		pt_sleep_ms(10);
+		st_sleep_ms(10);
 	}
 }
 
@@ -609,14 +609,14 @@ static void unload_while_preempted(struct __test_metadata *_metadata,
 	pid_t t;
 
 	for (i = 0; i < 500 && read_ulong(SYS_MODULE "/refcnt"); i++)
-		pt_sleep_ms(10);
+		st_sleep_ms(10);
 	ASSERT_EQ(0UL, read_ulong(SYS_MODULE "/refcnt"))
 		TH_LOG("the module is in use before the test");
 	ASSERT_EQ(0, holder_open(&h, self->cpu_task, self->put_id))
 		TH_LOG("perf on module:module_put: %s", strerror(errno));
 	ASSERT_EQ(0, pthread_create(&th, NULL, holder_run, &h));
 	while (!__atomic_load_n(&h.ready, __ATOMIC_ACQUIRE))
-		pt_sleep_ms(1);
+		st_sleep_ms(1);
 	ASSERT_EQ(0, h.err) TH_LOG("holder thread: %s", strerror(h.err));
 
 	fflush(NULL);
@@ -625,7 +625,7 @@ static void unload_while_preempted(struct __test_metadata *_metadata,
 	if (t == 0)
 		run_task(self->cpu_task, how);
 	for (i = 0; i < 2000 && !__atomic_load_n(&h.armed, __ATOMIC_ACQUIRE); i++)
-		pt_sleep_ms(10);
+		st_sleep_ms(10);
 	if (!__atomic_load_n(&h.armed, __ATOMIC_ACQUIRE)) {
 		__atomic_store_n(&h.stop, 1, __ATOMIC_RELEASE);
 		pthread_join(th, NULL);
@@ -637,7 +637,7 @@ static void unload_while_preempted(struct __test_metadata *_metadata,
 	/* The task is off its CPU, past its module_put(): unload now. */
 	ret = (int)syscall(SYS_delete_module, PT_MODNAME, O_NONBLOCK);
 	err = errno;
-	unloaded_ns = pt_now_ns(CLOCK_MONOTONIC);
+	unloaded_ns = st_now_ns(CLOCK_MONOTONIC);
 	__atomic_store_n(&h.unloaded, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	reap(t);

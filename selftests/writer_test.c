@@ -12,12 +12,12 @@
  * half-way leaves nothing torn or stuck; concurrent threads and processes;
  * the lane and ioctl paths record identical events; filtered events never
  * reach the lane; UNTIL_FULL through a lane.  How a test finds its own
- * lanes: pt_lane.h.  Lanes that change under the reader over time, and
+ * lanes: st_lane.h.  Lanes that change under the reader over time, and
  * what a lane can make the reader deliver: hostile_lane_test.
  */
 #include "pt_selftest.h"
-#include "pt_seccomp.h"
-#include "pt_lane.h"
+#include "st_seccomp.h"
+#include "st_lane.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -45,7 +45,7 @@ FIXTURE(writer) {
 FIXTURE_SETUP(writer)
 {
 	self->saved_max_writers = -1;
-	PT_REQUIRE_MODULE();
+	ST_REQUIRE_MODULE();
 }
 
 static int write_param(const char *path, long v);
@@ -114,7 +114,7 @@ static int write_param(const char *path, long v)
 
 /* Child exit codes of this file (the common ones: pt_selftest.h). */
 enum {
-	C_NO_LANE = PT_C_FIRST_OWN,
+	C_NO_LANE = ST_C_FIRST_OWN,
 	C_SIGSYS,
 };
 
@@ -167,7 +167,7 @@ static int allow_only_exit_and_clock(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGSYS, &sa, NULL))
 		return errno;
-	return pt_seccomp_thread(allowed, sizeof(allowed) / sizeof(allowed[0]),
+	return st_seccomp_thread(allowed, sizeof(allowed) / sizeof(allowed[0]),
 				 SECCOMP_RET_ALLOW, SECCOMP_RET_TRAP);
 }
 
@@ -210,29 +210,29 @@ static void *sc_recorder(void *p)
 static int sc_child(bool through_kernel)
 {
 	struct sc_thread t = { .through_kernel = through_kernel };
-	struct lane l;
-	struct pt_ev ev;
+	struct st_lane l;
+	struct st_ev ev;
 	trace_id_t trid;
 	pthread_t th;
 	uint64_t i, v;
 
-	no_core_dumps();
-	if (pt_create(0, 1 << 18, POSIX_TRACE_LOOP, 0, &trid) ||
-	    pt_start_and_skip(trid))
+	st_no_core_dumps();
+	if (st_create(0, 1 << 18, POSIX_TRACE_LOOP, 0, &trid) ||
+	    st_start_and_skip(trid))
 		return C_SETUP;
 	if (pthread_create(&th, NULL, sc_recorder, &t) ||
 	    pthread_join(th, NULL))
 		return C_SETUP;
 	if (t.filter_ret)
 		return C_FILTER;
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return C_NO_LANE;
 	for (i = 0; i <= SC_EVENTS; i++) {
-		if (pt_try(trid, &ev))
+		if (st_try(trid, &ev))
 			return C_READ_RET;
 		if (ev.unavailable)
 			return C_UNAVAILABLE;
-		if (!pt_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT))
+		if (!st_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT))
 			return C_WRONG_EVENT;
 		if (ev.len != sizeof(v))
 			return C_WRONG_DATA;
@@ -240,7 +240,7 @@ static int sc_child(bool through_kernel)
 		if (v != sc_payload(i))
 			return C_WRONG_DATA;
 	}
-	if (pt_try(trid, &ev) || !ev.unavailable)
+	if (st_try(trid, &ev) || !ev.unavailable)
 		return C_NOT_EMPTY;
 	return C_OK;
 }
@@ -262,16 +262,16 @@ static int run_sc_child(FIXTURE_DATA(writer) *self, int (*fn)(void *))
 {
 	int fd, code;
 
-	sc_shared = shared_area(4096);
+	sc_shared = st_shared_area(4096);
 	if (!sc_shared)
 		return -1;
 	sc_shared->nr = -1;
-	self->child[0] = fork_waiting(fn, NULL, &fd);
+	self->child[0] = st_fork_waiting(fn, NULL, &fd);
 	if (self->child[0] < 0)
 		return -1;
-	if (go(fd))
+	if (st_go(fd))
 		return -1;
-	code = wait_child(self->child[0]);
+	code = st_wait_child(self->child[0]);
 	self->child[0] = -1;
 	return code;
 }
@@ -281,8 +281,8 @@ TEST_F(writer, record_path_makes_no_system_call)
 {
 	int code;
 
-#ifndef PT_AUDIT_ARCH
-	PT_SKIP("no seccomp arch value for this architecture");
+#ifndef ST_AUDIT_ARCH
+	ST_SKIP("no seccomp arch value for this architecture");
 #endif
 	code = run_sc_child(self, sc_child_lanes);
 	ASSERT_NE(-1, code);
@@ -300,8 +300,8 @@ TEST_F(writer, record_through_the_kernel_is_caught_by_the_same_filter)
 {
 	int code;
 
-#ifndef PT_AUDIT_ARCH
-	PT_SKIP("no seccomp arch value for this architecture");
+#ifndef ST_AUDIT_ARCH
+	ST_SKIP("no seccomp arch value for this architecture");
 #endif
 	code = run_sc_child(self, sc_child_kernel);
 	ASSERT_EQ(C_SIGSYS, code) TH_LOG("child: %d (%s)", code,
@@ -326,7 +326,7 @@ struct gpayload {
 	uint32_t check;
 };
 
-#define G_REC	ROUND8(REC_HDR + sizeof(struct gpayload))
+#define G_REC	ST_ROUND8(ST_REC_HDR + sizeof(struct gpayload))
 
 static uint32_t g_check(uint32_t pattern, uint32_t idx)
 {
@@ -365,16 +365,16 @@ static void fill_random(void *dst, size_t len, uint64_t seed)
 
 /* Write a record header (and valid-looking data) at the published head
  * and publish head + @advance. */
-static void forge(const struct lane *l, uint32_t size, uint32_t id,
+static void forge(const struct st_lane *l, uint32_t size, uint32_t id,
 		  uint32_t data_len, uint32_t flags, uint64_t advance)
 {
-	uint64_t head = lane_head(l);
-	uint8_t buf[REC_HDR + 64];
+	uint64_t head = st_lane_head(l);
+	uint8_t buf[ST_REC_HDR + 64];
 	struct posix_trace_record rec = {
 		.size = size, .event_id = id, .pid = (uint32_t)getpid(),
-		.tid = (uint32_t)pt_gettid(), .data_len = data_len,
+		.tid = (uint32_t)st_gettid(), .data_len = data_len,
 		.flags = flags, .seq = head / G_REC,
-		.timestamp = pt_now_ns(CLOCK_MONOTONIC),
+		.timestamp = st_now_ns(CLOCK_MONOTONIC),
 		.thread = (uint64_t)pthread_self(),
 	};
 	struct gpayload p = {
@@ -384,172 +384,172 @@ static void forge(const struct lane *l, uint32_t size, uint32_t id,
 
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, &rec, sizeof(rec));
-	memcpy(buf + REC_HDR, &p, sizeof(p));
-	lane_put(l, head, buf, sizeof(buf));
+	memcpy(buf + ST_REC_HDR, &p, sizeof(p));
+	st_lane_put(l, head, buf, sizeof(buf));
 	__atomic_store_n(&l->ctl->head, head + advance, __ATOMIC_RELEASE);
 }
 
-static void g_random_ring(const struct lane *l)
+static void g_random_ring(const struct st_lane *l)
 {
 	fill_random(l->ring, l->size, 0x1234567887654321ULL);
 }
 
-static void g_random_lane(const struct lane *l)
+static void g_random_lane(const struct st_lane *l)
 {
-	fill_random(l->ctl, CTL_PAGE, 0xfeedfacecafebeefULL);
+	fill_random(l->ctl, ST_CTL_PAGE, 0xfeedfacecafebeefULL);
 	fill_random(l->ring, l->size, 0x0badc0de0badc0deULL);
 }
 
-static void g_head_huge(const struct lane *l)
+static void g_head_huge(const struct st_lane *l)
 {
-	__atomic_store_n(&l->ctl->head, lane_head(l) + (1ULL << 62) + 8,
+	__atomic_store_n(&l->ctl->head, st_lane_head(l) + (1ULL << 62) + 8,
 			 __ATOMIC_RELEASE);
 }
 
-static void g_head_max(const struct lane *l)
+static void g_head_max(const struct st_lane *l)
 {
 	__atomic_store_n(&l->ctl->head, UINT64_MAX - 7, __ATOMIC_RELEASE);
 }
 
-static void g_head_back(const struct lane *l)
+static void g_head_back(const struct st_lane *l)
 {
-	uint64_t h = lane_head(l);
+	uint64_t h = st_lane_head(l);
 
 	__atomic_store_n(&l->ctl->head, h > 3 * G_REC ? h - 3 * G_REC : 0,
 			 __ATOMIC_RELEASE);
 }
 
-static void g_head_misaligned(const struct lane *l)
+static void g_head_misaligned(const struct st_lane *l)
 {
-	__atomic_store_n(&l->ctl->head, lane_head(l) + 3, __ATOMIC_RELEASE);
+	__atomic_store_n(&l->ctl->head, st_lane_head(l) + 3, __ATOMIC_RELEASE);
 }
 
-static void g_head_mid_record(const struct lane *l)
+static void g_head_mid_record(const struct st_lane *l)
 {
 	/* Inside the last unread record: the reader sees it cut short. */
-	__atomic_store_n(&l->ctl->head, lane_head(l) - 16, __ATOMIC_RELEASE);
+	__atomic_store_n(&l->ctl->head, st_lane_head(l) - 16, __ATOMIC_RELEASE);
 }
 
-static void g_start(const struct lane *l)
+static void g_start(const struct st_lane *l)
 {
 	forge(l, 64, POSIX_TRACE_START, 8, 0, 64);
 }
 
-static void g_stop_auto(const struct lane *l)
+static void g_stop_auto(const struct st_lane *l)
 {
 	static const int one = 1;
 
 	forge(l, 64, POSIX_TRACE_STOP, sizeof(int), POSIX_TRACE_REC_AUTO, 64);
-	lane_put(l, lane_head(l) - 64 + REC_HDR, &one, sizeof(one));
+	st_lane_put(l, st_lane_head(l) - 64 + ST_REC_HDR, &one, sizeof(one));
 }
 
-static void g_filter(const struct lane *l)
+static void g_filter(const struct st_lane *l)
 {
 	forge(l, 64, POSIX_TRACE_FILTER, 0, 0, 64);
 }
 
-static void g_overflow(const struct lane *l)
+static void g_overflow(const struct st_lane *l)
 {
 	forge(l, 64, POSIX_TRACE_ID_OVERFLOW, 0, 0, 64);
 }
 
-static void g_error(const struct lane *l)
+static void g_error(const struct st_lane *l)
 {
 	forge(l, 64, POSIX_TRACE_ID_ERROR, 4, 0, 64);
 }
 
-static void g_id_255(const struct lane *l)
+static void g_id_255(const struct st_lane *l)
 {
 	forge(l, 64, POSIX_TRACE_ID_SYS_LAST, 0, 0, 64);
 }
 
-static void g_id_nr(const struct lane *l)
+static void g_id_nr(const struct st_lane *l)
 {
 	forge(l, 64, POSIX_TRACE_ID_NR, 0, 0, 64);
 }
 
-static void g_id_huge(const struct lane *l)
+static void g_id_huge(const struct st_lane *l)
 {
 	forge(l, 64, 0xffffffffu, 0, 0, 64);
 }
 
-static void g_user_auto(const struct lane *l)
+static void g_user_auto(const struct st_lane *l)
 {
 	forge(l, G_REC, POSIX_TRACE_UNNAMED_USEREVENT,
 	      sizeof(struct gpayload), POSIX_TRACE_REC_AUTO, G_REC);
 }
 
-static void g_user_unknown_flag(const struct lane *l)
+static void g_user_unknown_flag(const struct st_lane *l)
 {
 	forge(l, G_REC, POSIX_TRACE_UNNAMED_USEREVENT,
 	      sizeof(struct gpayload), 0x80, G_REC);
 }
 
-static void g_size_zero(const struct lane *l)
+static void g_size_zero(const struct st_lane *l)
 {
 	forge(l, 0, POSIX_TRACE_UNNAMED_USEREVENT, 0, 0, 64);
 }
 
-static void g_size_unaligned(const struct lane *l)
+static void g_size_unaligned(const struct st_lane *l)
 {
 	forge(l, 60, POSIX_TRACE_UNNAMED_USEREVENT, 4, 0, 64);
 }
 
-static void g_size_short(const struct lane *l)
+static void g_size_short(const struct st_lane *l)
 {
 	forge(l, 48, POSIX_TRACE_UNNAMED_USEREVENT, 0, 0, 64);
 }
 
-static void g_size_past_head(const struct lane *l)
+static void g_size_past_head(const struct st_lane *l)
 {
 	forge(l, 4096, POSIX_TRACE_UNNAMED_USEREVENT, 16, 0, G_REC);
 }
 
-static void g_size_huge(const struct lane *l)
+static void g_size_huge(const struct st_lane *l)
 {
 	forge(l, 0xfffffff8u, POSIX_TRACE_UNNAMED_USEREVENT, 16, 0, G_REC);
 }
 
-static void g_data_len_gt_size(const struct lane *l)
+static void g_data_len_gt_size(const struct st_lane *l)
 {
 	forge(l, G_REC, POSIX_TRACE_UNNAMED_USEREVENT, 100, 0, G_REC);
 }
 
-static void g_data_len_huge(const struct lane *l)
+static void g_data_len_huge(const struct st_lane *l)
 {
 	forge(l, G_REC, POSIX_TRACE_UNNAMED_USEREVENT, 0xffffffffu, 0, G_REC);
 }
 
 /* A well-formed user record longer than the stream's max-data-size. */
-static void g_data_len_gt_max_data(const struct lane *l)
+static void g_data_len_gt_max_data(const struct st_lane *l)
 {
 	uint32_t len = G_MAXDATA + 64;
-	uint32_t size = (uint32_t)ROUND8(REC_HDR + len);
-	uint64_t head = lane_head(l);
+	uint32_t size = (uint32_t)ST_ROUND8(ST_REC_HDR + len);
+	uint64_t head = st_lane_head(l);
 	uint8_t junk[G_MAXDATA + 64];
 
 	forge(l, size, POSIX_TRACE_UNNAMED_USEREVENT, len, 0, size);
 	memset(junk, 'J', sizeof(junk));
-	lane_put(l, head + REC_HDR, junk, sizeof(junk));
+	st_lane_put(l, head + ST_REC_HDR, junk, sizeof(junk));
 }
 
-static void g_oldest_past_head(const struct lane *l)
+static void g_oldest_past_head(const struct st_lane *l)
 {
-	__atomic_store_n(&l->ctl->oldest, lane_head(l) + 4096,
+	__atomic_store_n(&l->ctl->oldest, st_lane_head(l) + 4096,
 			 __ATOMIC_RELEASE);
 }
 
-static void g_oldest_mid_record(const struct lane *l)
+static void g_oldest_mid_record(const struct st_lane *l)
 {
-	__atomic_store_n(&l->ctl->oldest, lane_head(l) - G_REC - 8,
+	__atomic_store_n(&l->ctl->oldest, st_lane_head(l) - G_REC - 8,
 			 __ATOMIC_RELEASE);
 }
 
-static void g_lost_garbage(const struct lane *l)
+static void g_lost_garbage(const struct st_lane *l)
 {
 	__atomic_store_n(&l->ctl->lost_seq, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->ctl->lost_timestamp, UINT64_MAX, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->ctl->oldest, lane_head(l) - 2 * G_REC,
+	__atomic_store_n(&l->ctl->oldest, st_lane_head(l) - 2 * G_REC,
 			 __ATOMIC_RELEASE);
 }
 
@@ -558,8 +558,8 @@ static atomic_int bump_run;
 
 static void *bump_oldest(void *p)
 {
-	const struct lane *l = p;
-	uint64_t head = lane_head(l), v = 0;
+	const struct st_lane *l = p;
+	uint64_t head = st_lane_head(l), v = 0;
 
 	while (atomic_load_explicit(&bump_run, memory_order_relaxed)) {
 		__atomic_store_n(&l->ctl->oldest, v, __ATOMIC_RELEASE);
@@ -570,7 +570,7 @@ static void *bump_oldest(void *p)
 
 static const struct garbage {
 	const char *name;
-	void (*fn)(const struct lane *l);
+	void (*fn)(const struct st_lane *l);
 	bool bump;
 } garbage[] = {
 	{ "random bytes over the ring", g_random_ring, false },
@@ -620,10 +620,10 @@ struct gstat {
  * events a log holds, counted.  Anything else counts as bad.
  */
 static int g_drain_with(trace_id_t trid, uint32_t pattern, struct gstat *st,
-			int (*rd)(trace_id_t, struct pt_ev *), bool logged)
+			int (*rd)(trace_id_t, struct st_ev *), bool logged)
 {
 	struct gpayload p;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret, err;
 
 	memset(st, 0, sizeof(*st));
@@ -636,7 +636,7 @@ static int g_drain_with(trace_id_t trid, uint32_t pattern, struct gstat *st,
 			st->ended = true;
 			return 0;
 		}
-		if (pt_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT)) {
+		if (st_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT)) {
 			memcpy(&p, ev.data, sizeof(p));
 			if (ev.len == sizeof(p) && p.magic == G_MAGIC &&
 			    p.pattern == pattern &&
@@ -649,35 +649,35 @@ static int g_drain_with(trace_id_t trid, uint32_t pattern, struct gstat *st,
 				st->user++;
 				continue;
 			}
-		} else if (pt_is(&ev, POSIX_TRACE_ERROR)) {
+		} else if (st_is(&ev, POSIX_TRACE_ERROR)) {
 			memcpy(&err, ev.data, sizeof(err));
 			if (ev.len == sizeof(int) && err == EIO) {
 				st->error++;
 				continue;
 			}
-		} else if (pt_is(&ev, POSIX_TRACE_OVERFLOW)) {
+		} else if (st_is(&ev, POSIX_TRACE_OVERFLOW)) {
 			st->overflow++;
 			continue;
-		} else if (pt_is(&ev, POSIX_TRACE_RESUME)) {
+		} else if (st_is(&ev, POSIX_TRACE_RESUME)) {
 			st->resume++;
 			continue;
-		} else if (logged && (pt_is(&ev, POSIX_TRACE_START) ||
-				      pt_is(&ev, POSIX_TRACE_STOP) ||
-				      pt_is(&ev, POSIX_TRACE_FLUSH_START) ||
-				      pt_is(&ev, POSIX_TRACE_FLUSH_STOP))) {
+		} else if (logged && (st_is(&ev, POSIX_TRACE_START) ||
+				      st_is(&ev, POSIX_TRACE_STOP) ||
+				      st_is(&ev, POSIX_TRACE_FLUSH_START) ||
+				      st_is(&ev, POSIX_TRACE_FLUSH_STOP))) {
 			st->control++;
 			continue;
 		}
 		if (!st->bad++)
 			snprintf(st->first_bad, sizeof(st->first_bad), "%s",
-				 ev_desc(&ev));
+				 st_ev_desc(&ev));
 	}
 	return 0;
 }
 
 static int g_drain(trace_id_t trid, uint32_t pattern, struct gstat *st)
 {
-	return g_drain_with(trid, pattern, st, pt_try, false);
+	return g_drain_with(trid, pattern, st, st_try, false);
 }
 
 static void g_log(struct __test_metadata *_metadata, const char *what,
@@ -699,26 +699,26 @@ static int g_run(struct __test_metadata *_metadata, FIXTURE_DATA(writer) *self,
 {
 	const struct garbage *g = &garbage[pattern];
 	struct gstat st;
-	struct pt_ev ev;
-	struct lane l;
+	struct st_ev ev;
+	struct st_lane l;
 	pthread_t th;
 	int fails = 0, ret, i;
 
-	if (pt_create(0, 16384, POSIX_TRACE_LOOP, G_MAXDATA, &self->trid) ||
-	    pt_start_and_skip(self->trid)) {
+	if (st_create(0, 16384, POSIX_TRACE_LOOP, G_MAXDATA, &self->trid) ||
+	    st_start_and_skip(self->trid)) {
 		TH_LOG("[%s] cannot create a stream", g->name);
 		return 1;
 	}
 	for (i = 0; i < G_BEFORE; i++)
 		g_record(pattern, i);
-	if (!find_the_lane(&l)) {
+	if (!st_find_the_lane(&l)) {
 		TH_LOG("[%s] no single writer lane mapped", g->name);
 		fails++;
 		goto out;
 	}
-	if (lane_head(&l) != G_BEFORE * G_REC) {
+	if (st_lane_head(&l) != G_BEFORE * G_REC) {
 		TH_LOG("[%s] lane head %llu, expected %zu", g->name,
-		       (unsigned long long)lane_head(&l), G_BEFORE * G_REC);
+		       (unsigned long long)st_lane_head(&l), G_BEFORE * G_REC);
 		fails++;
 	}
 
@@ -752,7 +752,7 @@ static int g_run(struct __test_metadata *_metadata, FIXTURE_DATA(writer) *self,
 		}
 	}
 	/* Nothing pretends to have data: a timed read times out. */
-	if (!timed_read_returns(self->trid, 100, &ret, &ev)) {
+	if (!st_timed_read_returns(self->trid, 100, &ret, &ev)) {
 		/* A reader is spinning; shutdown makes it return. */
 		TH_LOG("[%s] timedgetnext (100 ms) did not return within 10 s",
 		       g->name);
@@ -762,7 +762,7 @@ static int g_run(struct __test_metadata *_metadata, FIXTURE_DATA(writer) *self,
 	if (ret != ETIMEDOUT) {
 		TH_LOG("[%s] timedgetnext after the drain: %d (%s)%s%s",
 		       g->name, ret, strerror(ret), ret ? "" : ", got ",
-		       ret ? "" : ev_desc(&ev));
+		       ret ? "" : st_ev_desc(&ev));
 		fails++;
 	}
 
@@ -833,7 +833,7 @@ static int g_run_log(struct __test_metadata *_metadata, int pattern)
 	trace_id_t trid, ltrid;
 	struct gstat st;
 	trace_attr_t a;
-	struct lane l;
+	struct st_lane l;
 	pthread_t th;
 	int fd, fails = 0, ret, i;
 
@@ -855,7 +855,7 @@ static int g_run_log(struct __test_metadata *_metadata, int pattern)
 	for (i = 0; i < G_BEFORE; i++)
 		g_record(pattern, i);
 	/* The controller of a stream with log maps no lane: only ours. */
-	if (!find_the_lane(&l)) {
+	if (!st_find_the_lane(&l)) {
 		TH_LOG("[%s] no single writer lane mapped", g->name);
 		fails++;
 		goto out;
@@ -889,7 +889,7 @@ out:
 		close(fd);
 		return fails + 1;
 	}
-	ret = g_drain_with(ltrid, pattern, &st, pt_get, true);
+	ret = g_drain_with(ltrid, pattern, &st, st_get, true);
 	if (ret || !st.ended || st.bad || st.control != 4) {
 		TH_LOG("[%s] reading the log: %d, %d control events (want 4)",
 		       g->name, ret, st.control);
@@ -917,8 +917,8 @@ static atomic_int rewrite_run;
 
 static void *rewrite_tail(void *p)
 {
-	const struct lane *l = p;
-	uint64_t head = lane_head(l);
+	const struct st_lane *l = p;
+	uint64_t head = st_lane_head(l);
 
 	while (atomic_load_explicit(&rewrite_run, memory_order_relaxed))
 		__atomic_store_n(&l->ctl->tail, head - G_REC, __ATOMIC_RELEASE);
@@ -936,51 +936,51 @@ static void *rewrite_tail(void *p)
  */
 TEST_F(writer, tail_rewritten_in_a_lane_does_not_keep_a_timed_read_from_timing_out)
 {
-	struct pt_ev ev;
-	struct lane l;
+	struct st_ev ev;
+	struct st_lane l;
 	pthread_t th;
 	uint64_t t0;
 	int i, n, ret;
 
-	ASSERT_EQ(0, pt_create(0, 16384, POSIX_TRACE_LOOP, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(0, 16384, POSIX_TRACE_LOOP, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	for (i = 0; i < 4; i++)
 		g_record(1, i);
-	ASSERT_EQ(0, pt_count_available(self->trid, &n));
+	ASSERT_EQ(0, st_count_available(self->trid, &n));
 	ASSERT_EQ(4, n);
-	ASSERT_TRUE(find_the_lane(&l));
-	ASSERT_EQ(lane_head(&l), __atomic_load_n(&l.ctl->tail,
+	ASSERT_TRUE(st_find_the_lane(&l));
+	ASSERT_EQ(st_lane_head(&l), __atomic_load_n(&l.ctl->tail,
 						  __ATOMIC_ACQUIRE));
-	__atomic_store_n(&l.ctl->tail, lane_head(&l) - G_REC,
+	__atomic_store_n(&l.ctl->tail, st_lane_head(&l) - G_REC,
 			 __ATOMIC_RELEASE);
 
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	ASSERT_TRUE(timed_read_returns(self->trid, 300, &ret, &ev))
+	t0 = st_now_ns(CLOCK_MONOTONIC);
+	ASSERT_TRUE(st_timed_read_returns(self->trid, 300, &ret, &ev))
 		TH_LOG("timedgetnext with a 300 ms deadline still running after 10 s");
 	EXPECT_EQ(ETIMEDOUT, ret) TH_LOG("got %s", ret ? strerror(ret) :
-					 ev_desc(&ev));
-	EXPECT_GE(pt_now_ns(CLOCK_MONOTONIC) - t0, 250 * 1000000ULL);
+					 st_ev_desc(&ev));
+	EXPECT_GE(st_now_ns(CLOCK_MONOTONIC) - t0, 250 * 1000000ULL);
 
 	/* Rewritten all the time. */
 	atomic_store(&rewrite_run, 1);
 	ASSERT_EQ(0, pthread_create(&th, NULL, rewrite_tail, &l));
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	ret = -1;
-	if (!timed_read_returns(self->trid, 300, &ret, &ev))
+	if (!st_timed_read_returns(self->trid, 300, &ret, &ev))
 		TH_LOG("timedgetnext with a 300 ms deadline still running after 10 s while the tail is rewritten");
 	atomic_store(&rewrite_run, 0);
 	pthread_join(th, NULL);
 	ASSERT_EQ(ETIMEDOUT, ret) TH_LOG("got %s", ret > 0 ? strerror(ret) :
-					 ret ? "no return" : ev_desc(&ev));
-	EXPECT_GE(pt_now_ns(CLOCK_MONOTONIC) - t0, 250 * 1000000ULL);
-	__atomic_store_n(&l.ctl->tail, lane_head(&l), __ATOMIC_RELEASE);
+					 ret ? "no return" : st_ev_desc(&ev));
+	EXPECT_GE(st_now_ns(CLOCK_MONOTONIC) - t0, 250 * 1000000ULL);
+	__atomic_store_n(&l.ctl->tail, st_lane_head(&l), __ATOMIC_RELEASE);
 
 	/* The lane still works. */
 	g_record(1, 4);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id)
-		TH_LOG("got %s", ev_desc(&ev));
+		TH_LOG("got %s", st_ev_desc(&ev));
 }
 
 /* ------------------------------------------------------------------ */
@@ -995,21 +995,21 @@ static int forge_pid_child(void *arg)
 {
 	struct posix_trace_record rec;
 	uint64_t pos = 0, head;
-	struct lane l;
+	struct st_lane l;
 	uint32_t i;
 	int n = 0;
 
 	(void)arg;
 	for (i = 0; i < FP_EVENTS; i++)
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &i, sizeof(i));
-	if (!find_the_lane(&l))
+	if (!st_find_the_lane(&l))
 		return 201;
-	head = lane_head(&l);
+	head = st_lane_head(&l);
 	if (head > l.size)
 		return 202;
 	while (pos < head) {
 		memcpy(&rec, l.ring + pos, sizeof(rec));
-		if (rec.size < REC_HDR || rec.size % 8 || pos + rec.size > head)
+		if (rec.size < ST_REC_HDR || rec.size % 8 || pos + rec.size > head)
 			return 203;
 		rec.pid = 1;
 		memcpy(l.ring + pos, &rec, sizeof(rec));
@@ -1022,27 +1022,27 @@ static int forge_pid_child(void *arg)
 /* REQ: EVENT-4 RULE-4 RULE-5 MODEL-28 */
 TEST_F(writer, forged_pid_in_a_lane_is_reported_as_the_writer_pid)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint32_t v, next = 0;
 	int fd, code, calls;
 	pid_t pid;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	pid = self->child[0] = fork_waiting(forge_pid_child, NULL, &fd);
+	ST_REQUIRE_TRACE_CHILDREN();
+	pid = self->child[0] = st_fork_waiting(forge_pid_child, NULL, &fd);
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, pt_create(pid, 65536, POSIX_TRACE_LOOP, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	ASSERT_EQ(0, go(fd));
-	code = wait_child(pid);
+	ASSERT_EQ(0, st_create(pid, 65536, POSIX_TRACE_LOOP, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_go(fd));
+	code = st_wait_child(pid);
 	self->child[0] = -1;
 	ASSERT_EQ(FP_EVENTS, code) TH_LOG("child exit code %d", code);
 
 	for (calls = 0; calls < DRAIN_CALLS; calls++) {
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		if (ev.unavailable)
 			break;
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id)
-			TH_LOG("got %s", ev_desc(&ev));
+			TH_LOG("got %s", st_ev_desc(&ev));
 		ASSERT_EQ(pid, ev.info.posix_pid) TH_LOG("event %u", next);
 		ASSERT_EQ(sizeof(v), ev.len);
 		memcpy(&v, ev.data, sizeof(v));
@@ -1069,10 +1069,10 @@ struct kw_shared {
 static struct kw_shared *kw;
 
 /* An unpublished, plausible record just past the head. */
-static void kw_scribble(const struct lane *l, uint64_t seq)
+static void kw_scribble(const struct st_lane *l, uint64_t seq)
 {
-	uint64_t head = lane_head(l);
-	uint8_t buf[REC_HDR + KW_WORDS * 8];
+	uint64_t head = st_lane_head(l);
+	uint8_t buf[ST_REC_HDR + KW_WORDS * 8];
 	struct posix_trace_record rec = {
 		.size = sizeof(buf), .event_id = POSIX_TRACE_UNNAMED_USEREVENT,
 		.data_len = KW_WORDS * 8, .seq = seq,
@@ -1084,15 +1084,15 @@ static void kw_scribble(const struct lane *l, uint64_t seq)
 	for (i = 0; i < KW_WORDS; i++)
 		w[i] = KW_BOGUS;
 	memcpy(buf, &rec, sizeof(rec));
-	memcpy(buf + REC_HDR, w, sizeof(w));
+	memcpy(buf + ST_REC_HDR, w, sizeof(w));
 	/* Only what fits: half a record is the point. */
-	lane_put(l, head, buf, sizeof(buf) - 24);
+	st_lane_put(l, head, buf, sizeof(buf) - 24);
 }
 
 static int kw_child(void *arg)
 {
 	uint64_t w[KW_WORDS];
-	struct lane l;
+	struct st_lane l;
 	long i;
 	int k;
 
@@ -1103,7 +1103,7 @@ static int kw_child(void *arg)
 			w[k] = (uint64_t)i;
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, w, sizeof(w));
 		if (i == 0) {
-			if (!find_the_lane(&l))
+			if (!st_find_the_lane(&l))
 				return 201;
 			atomic_store(&kw->lane_ok, 1);
 		}
@@ -1129,28 +1129,28 @@ TEST_F_TIMEOUT(writer, killed_writer_leaves_no_lane_stuck, 120)
 	struct posix_trace_status_info st;
 	uint64_t w[KW_WORDS], end, t0;
 	long count, next = 0;
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint32_t v;
 	int fd, code, calls, ret, k;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	kw = shared_area(4096);
+	ST_REQUIRE_TRACE_CHILDREN();
+	kw = st_shared_area(4096);
 	ASSERT_NE(NULL, kw);
-	self->child[0] = fork_waiting(kw_child, NULL, &fd);
+	self->child[0] = st_fork_waiting(kw_child, NULL, &fd);
 	ASSERT_GT(self->child[0], 0);
-	ASSERT_EQ(0, pt_create(self->child[0], 1 << 20, POSIX_TRACE_LOOP, 0,
+	ASSERT_EQ(0, st_create(self->child[0], 1 << 20, POSIX_TRACE_LOOP, 0,
 			       &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	ASSERT_EQ(0, go(fd));
-	end = pt_now_ns(CLOCK_MONOTONIC) + 60 * PT_NSEC_PER_SEC;
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_go(fd));
+	end = st_now_ns(CLOCK_MONOTONIC) + 60 * ST_NSEC_PER_SEC;
 	while (atomic_load(&kw->count) < KW_MIN &&
-	       pt_now_ns(CLOCK_MONOTONIC) < end) {
+	       st_now_ns(CLOCK_MONOTONIC) < end) {
 		if (waitpid(self->child[0], NULL, WNOHANG))
 			break;
-		pt_sleep_ms(1);
+		st_sleep_ms(1);
 	}
 	ASSERT_EQ(0, kill(self->child[0], SIGKILL));
-	code = wait_child(self->child[0]);
+	code = st_wait_child(self->child[0]);
 	self->child[0] = -1;
 	ASSERT_EQ(1000 + SIGKILL, code) TH_LOG("child exit code %d", code);
 	ASSERT_EQ(1, atomic_load(&kw->lane_ok));
@@ -1158,11 +1158,11 @@ TEST_F_TIMEOUT(writer, killed_writer_leaves_no_lane_stuck, 120)
 	ASSERT_GE(count, KW_MIN);
 
 	for (calls = 0; calls < DRAIN_CALLS; calls++) {
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		if (ev.unavailable)
 			break;
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id)
-			TH_LOG("event %ld: %s", next, ev_desc(&ev));
+			TH_LOG("event %ld: %s", next, st_ev_desc(&ev));
 		ASSERT_EQ(sizeof(w), ev.len) TH_LOG("event %ld", next);
 		memcpy(w, ev.data, sizeof(w));
 		for (k = 0; k < KW_WORDS; k++)
@@ -1180,32 +1180,32 @@ TEST_F_TIMEOUT(writer, killed_writer_leaves_no_lane_stuck, 120)
 	EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, st.posix_stream_overrun_status);
 
 	/* Nothing left pretending to have data: a blocking read times out. */
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
-	ASSERT_TRUE(timed_read_returns(self->trid, 1000, &ret, &ev))
+	t0 = st_now_ns(CLOCK_MONOTONIC);
+	ASSERT_TRUE(st_timed_read_returns(self->trid, 1000, &ret, &ev))
 		TH_LOG("timedgetnext (1 s) did not return within 11 s");
 	ASSERT_EQ(ETIMEDOUT, ret) TH_LOG("got %s", ret ? strerror(ret) :
-					 ev_desc(&ev));
-	EXPECT_GE(pt_now_ns(CLOCK_MONOTONIC) - t0, 950 * 1000000ULL);
+					 st_ev_desc(&ev));
+	EXPECT_GE(st_now_ns(CLOCK_MONOTONIC) - t0, 950 * 1000000ULL);
 
 	/* A new traced process and stream work normally. */
-	self->child[1] = fork_waiting(simple_child, (void *)(uintptr_t)100, &fd);
+	self->child[1] = st_fork_waiting(simple_child, (void *)(uintptr_t)100, &fd);
 	ASSERT_GT(self->child[1], 0);
-	ASSERT_EQ(0, pt_create(self->child[1], 65536, POSIX_TRACE_LOOP, 0,
+	ASSERT_EQ(0, st_create(self->child[1], 65536, POSIX_TRACE_LOOP, 0,
 			       &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
-	ASSERT_EQ(0, go(fd));
-	code = wait_child(self->child[1]);
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_go(fd));
+	code = st_wait_child(self->child[1]);
 	self->child[1] = -1;
 	ASSERT_EQ(0, code);
 	for (next = 0; next < 100; next++) {
-		ASSERT_EQ(0, pt_try(self->trid2, &ev));
+		ASSERT_EQ(0, st_try(self->trid2, &ev));
 		ASSERT_EQ(0, ev.unavailable) TH_LOG("event %ld missing", next);
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 		ASSERT_EQ(sizeof(v), ev.len);
 		memcpy(&v, ev.data, sizeof(v));
 		ASSERT_EQ((uint32_t)next, v);
 	}
-	ASSERT_EQ(0, pt_try(self->trid2, &ev));
+	ASSERT_EQ(0, st_try(self->trid2, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
@@ -1250,12 +1250,12 @@ TEST_F_TIMEOUT(writer, threads_record_concurrently_without_interleaving, 120)
 	pthread_barrier_t barrier;
 	pthread_t th[TH_THREADS];
 	uint64_t ts, last_ts = 0;
-	struct pt_ev ev;
-	struct lane lanes[16];
+	struct st_ev ev;
+	struct st_lane lanes[16];
 	int i, k, total = 0, calls;
 
-	ASSERT_EQ(0, pt_create(0, 4 << 20, POSIX_TRACE_LOOP, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(0, 4 << 20, POSIX_TRACE_LOOP, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	ASSERT_EQ(0, pthread_barrier_init(&barrier, NULL, TH_THREADS));
 	for (i = 0; i < TH_THREADS; i++) {
 		args[i].index = (uint32_t)i;
@@ -1266,16 +1266,16 @@ TEST_F_TIMEOUT(writer, threads_record_concurrently_without_interleaving, 120)
 		ASSERT_EQ(0, pthread_join(th[i], NULL));
 	pthread_barrier_destroy(&barrier);
 	/* One lane per thread. */
-	EXPECT_EQ(TH_THREADS, find_lanes(lanes, 16));
+	EXPECT_EQ(TH_THREADS, st_find_lanes(lanes, 16));
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_NO_OVERRUN, st.posix_stream_overrun_status);
 
 	for (calls = 0; calls < DRAIN_CALLS; calls++) {
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		if (ev.unavailable)
 			break;
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id)
-			TH_LOG("event %d: %s", total, ev_desc(&ev));
+			TH_LOG("event %d: %s", total, st_ev_desc(&ev));
 		ASSERT_EQ(sizeof(w), ev.len);
 		memcpy(w, ev.data, sizeof(w));
 		t = w[0];
@@ -1288,7 +1288,7 @@ TEST_F_TIMEOUT(writer, threads_record_concurrently_without_interleaving, 120)
 		}
 		EXPECT_TRUE(pthread_equal(args[t].self, ev.info.posix_thread_id));
 		EXPECT_EQ(getpid(), ev.info.posix_pid);
-		ts = pt_ts_ns(&ev.info.posix_timestamp);
+		ts = st_ts_ns(&ev.info.posix_timestamp);
 		ASSERT_GE(ts, last_ts) TH_LOG("event %d goes back in time",
 					      total);
 		last_ts = ts;
@@ -1307,15 +1307,15 @@ TEST_F_TIMEOUT(writer, threads_record_concurrently_without_interleaving, 120)
  * the conversion to CLOCK_REALTIME rather than two clock readings).
  */
 static int ts_mismatches(struct __test_metadata *_metadata,
-			 const struct pt_ev *x, const struct pt_ev *y, int n)
+			 const struct st_ev *x, const struct st_ev *y, int n)
 {
 	int64_t d, first = 0;
 	int i, bad = 0;
 	bool constant = true;
 
 	for (i = 0; i < n; i++) {
-		d = (int64_t)(pt_ts_ns(&y[i].info.posix_timestamp) -
-			      pt_ts_ns(&x[i].info.posix_timestamp));
+		d = (int64_t)(st_ts_ns(&y[i].info.posix_timestamp) -
+			      st_ts_ns(&x[i].info.posix_timestamp));
 		if (!d)
 			continue;
 		if (!bad++)
@@ -1361,17 +1361,17 @@ static int tp_child(void *arg)
 }
 
 /* Drain @trid into a new array of user events; *n = their number. */
-static struct pt_ev *tp_drain(trace_id_t trid, int *n, int *others)
+static struct st_ev *tp_drain(trace_id_t trid, int *n, int *others)
 {
 	int max = TP_EVENTS + 16, calls;
-	struct pt_ev *evs = calloc(max, sizeof(*evs)), ev;
+	struct st_ev *evs = calloc(max, sizeof(*evs)), ev;
 
 	*n = 0;
 	*others = 0;
 	if (!evs)
 		return NULL;
 	for (calls = 0; calls < DRAIN_CALLS; calls++) {
-		if (pt_try(trid, &ev) || ev.unavailable)
+		if (st_try(trid, &ev) || ev.unavailable)
 			break;
 		if (ev.info.posix_event_id < POSIX_TRACE_UNNAMED_USEREVENT)
 			(*others)++;
@@ -1382,7 +1382,7 @@ static struct pt_ev *tp_drain(trace_id_t trid, int *n, int *others)
 }
 
 static void tp_check(struct __test_metadata *_metadata, const char *name,
-		     const struct pt_ev *evs, int n, int others, pid_t pid,
+		     const struct st_ev *evs, int n, int others, pid_t pid,
 		     uint32_t tag)
 {
 	struct tp_payload p;
@@ -1404,29 +1404,29 @@ static void tp_check(struct __test_metadata *_metadata, const char *name,
 /* REQ: EVENT-1 RULE-1 RULE-13 MODEL-28 5.18 (each stream gets its own copy) */
 TEST_F_TIMEOUT(writer, two_traced_processes_record_concurrently, 120)
 {
-	struct pt_ev *a = NULL, *b = NULL, *a2 = NULL;
+	struct st_ev *a = NULL, *b = NULL, *a2 = NULL;
 	int fda, fdb, na, nb, na2, oa, ob, oa2, i;
 	pid_t pa, pb;
 
-	PT_REQUIRE_TRACE_CHILDREN();
-	pa = self->child[0] = fork_waiting(tp_child, (void *)(uintptr_t)0xa,
-					   &fda);
+	ST_REQUIRE_TRACE_CHILDREN();
+	pa = self->child[0] = st_fork_waiting(tp_child,
+					      (void *)(uintptr_t)0xa, &fda);
 	ASSERT_GT(pa, 0);
-	pb = self->child[1] = fork_waiting(tp_child, (void *)(uintptr_t)0xb,
-					   &fdb);
+	pb = self->child[1] = st_fork_waiting(tp_child,
+					      (void *)(uintptr_t)0xb, &fdb);
 	ASSERT_GT(pb, 0);
-	ASSERT_EQ(0, pt_create(pa, 1 << 19, POSIX_TRACE_LOOP, 0, &self->trid));
-	ASSERT_EQ(0, pt_create(pb, 1 << 19, POSIX_TRACE_LOOP, 0, &self->trid2));
-	ASSERT_EQ(0, pt_create(pa, 1 << 19, POSIX_TRACE_LOOP, 0, &self->trid3));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid3));
-	ASSERT_EQ(0, go(fda));
-	ASSERT_EQ(0, go(fdb));
-	i = wait_child(pa);
+	ASSERT_EQ(0, st_create(pa, 1 << 19, POSIX_TRACE_LOOP, 0, &self->trid));
+	ASSERT_EQ(0, st_create(pb, 1 << 19, POSIX_TRACE_LOOP, 0, &self->trid2));
+	ASSERT_EQ(0, st_create(pa, 1 << 19, POSIX_TRACE_LOOP, 0, &self->trid3));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid3));
+	ASSERT_EQ(0, st_go(fda));
+	ASSERT_EQ(0, st_go(fdb));
+	i = st_wait_child(pa);
 	self->child[0] = -1;
 	ASSERT_EQ(0, i);
-	i = wait_child(pb);
+	i = st_wait_child(pb);
 	self->child[1] = -1;
 	ASSERT_EQ(0, i);
 
@@ -1471,15 +1471,15 @@ static __attribute__((noinline)) void same_point(trace_event_id_t id,
 
 #define ID_EVENTS	9
 
-static int id_collect(trace_id_t trid, struct pt_ev *evs, int max)
+static int id_collect(trace_id_t trid, struct st_ev *evs, int max)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	int n = 0, calls;
 
 	for (calls = 0; calls < DRAIN_CALLS; calls++) {
-		if (pt_try(trid, &ev) || ev.unavailable)
+		if (st_try(trid, &ev) || ev.unavailable)
 			break;
-		if (pt_is(&ev, POSIX_TRACE_START))
+		if (st_is(&ev, POSIX_TRACE_START))
 			continue;
 		if (n < max)
 			evs[n] = ev;
@@ -1491,23 +1491,23 @@ static int id_collect(trace_id_t trid, struct pt_ev *evs, int max)
 /* REQ: EVENT-1 EVENT-2 EVENT-4 RULE-4 RULE-66 MODEL-28 5.18 5.22 */
 TEST_F(writer, lane_and_ioctl_paths_give_identical_events)
 {
-	struct pt_ev *a, *b;
+	struct st_ev *a, *b;
 	trace_event_id_t named;
 	unsigned char buf[64];
-	struct lane lanes[4];
+	struct st_lane lanes[4];
 	int i, na, nb;
 	long v = 0;
 
-	PT_REQUIRE_ROOT();
+	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, read_param(MAX_WRITERS_PARAM, &v));
 	self->saved_max_writers = v;
 	if (v == 0)
 		ASSERT_EQ(0, write_param(MAX_WRITERS_PARAM, 64));
-	ASSERT_EQ(0, pt_create(0, 65536, POSIX_TRACE_LOOP, 16, &self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, POSIX_TRACE_LOOP, 16, &self->trid));
 	ASSERT_EQ(0, write_param(MAX_WRITERS_PARAM, 0));
-	ASSERT_EQ(0, pt_create(0, 65536, POSIX_TRACE_LOOP, 16, &self->trid2));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid2));
+	ASSERT_EQ(0, st_create(0, 65536, POSIX_TRACE_LOOP, 16, &self->trid2));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid2));
 	ASSERT_EQ(0, posix_trace_eventid_open("writer_test.named", &named));
 	for (i = 0; i < (int)sizeof(buf); i++)
 		buf[i] = (unsigned char)(i * 13 + 5);
@@ -1528,7 +1528,7 @@ TEST_F(writer, lane_and_ioctl_paths_give_identical_events)
 	na = id_collect(self->trid, a, ID_EVENTS + 4);
 	nb = id_collect(self->trid2, b, ID_EVENTS + 4);
 	/* Stream A went through a lane, B (no lanes) through the kernel. */
-	EXPECT_EQ(1, find_lanes(lanes, 4));
+	EXPECT_EQ(1, st_find_lanes(lanes, 4));
 	ASSERT_EQ(ID_EVENTS, na);
 	ASSERT_EQ(ID_EVENTS, nb);
 	for (i = 0; i < ID_EVENTS; i++) {
@@ -1577,20 +1577,20 @@ TEST_F(writer, filtered_event_is_not_written_into_the_lane)
 {
 	trace_event_set_t set;
 	trace_event_id_t id;
-	struct pt_ev ev;
-	struct lane l;
+	struct st_ev ev;
+	struct st_lane l;
 	uint64_t head;
 	uint32_t i;
 	int calls;
 
-	ASSERT_EQ(0, pt_create(0, 65536, POSIX_TRACE_LOOP, 0, &self->trid));
-	ASSERT_EQ(0, pt_start_and_skip(self->trid));
+	ASSERT_EQ(0, st_create(0, 65536, POSIX_TRACE_LOOP, 0, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	ASSERT_EQ(0, posix_trace_eventid_open("writer_test.filtered", &id));
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "x", 1);
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
-	ASSERT_TRUE(find_the_lane(&l));
-	head = lane_head(&l);
+	ASSERT_TRUE(st_find_the_lane(&l));
+	head = st_lane_head(&l);
 	ASSERT_NE(0u, head);
 
 	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
@@ -1599,19 +1599,19 @@ TEST_F(writer, filtered_event_is_not_written_into_the_lane)
 					    POSIX_TRACE_SET_EVENTSET));
 	for (i = 0; i < 1000; i++)
 		posix_trace_event(id, &i, sizeof(i));
-	ASSERT_EQ(head, lane_head(&l));
+	ASSERT_EQ(head, st_lane_head(&l));
 	for (calls = 0; calls < DRAIN_CALLS; calls++) {
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		if (ev.unavailable)
 			break;
 		ASSERT_EQ(POSIX_TRACE_FILTER, ev.info.posix_event_id)
-			TH_LOG("got %s", ev_desc(&ev));
+			TH_LOG("got %s", st_ev_desc(&ev));
 	}
 
 	/* The lane is the one events go to: an unfiltered one moves it. */
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, "y", 1);
-	ASSERT_LT(head, lane_head(&l));
-	ASSERT_EQ(0, pt_try(self->trid, &ev));
+	ASSERT_LT(head, st_lane_head(&l));
+	ASSERT_EQ(0, st_try(self->trid, &ev));
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, ev.info.posix_event_id);
 	ASSERT_EQ(0, memcmp("y", ev.data, 1));
@@ -1627,62 +1627,62 @@ TEST_F(writer, until_full_lane_stops_the_stream_with_stop_auto)
 {
 	struct posix_trace_status_info st;
 	uint64_t written, kept, stop_ts;
-	struct pt_sizes sz;
-	struct pt_ev *evs;
-	struct lane l;
+	struct st_sizes sz;
+	struct st_ev *evs;
+	struct st_lane l;
 	int n, i, max;
 
-	ASSERT_EQ(0, pt_create(0, PT_SMALL_STREAM, POSIX_TRACE_UNTIL_FULL, 0,
+	ASSERT_EQ(0, st_create(0, ST_SMALL_STREAM, POSIX_TRACE_UNTIL_FULL, 0,
 			       &self->trid));
-	ASSERT_EQ(0, pt_stream_sizes(self->trid, sizeof(uint64_t), &sz));
+	ASSERT_EQ(0, st_stream_sizes(self->trid, sizeof(uint64_t), &sz));
 	written = 2 * (sz.stream / sz.userev) + 10;
 	max = (int)written + 16;
 	evs = calloc(max, sizeof(*evs));
 	ASSERT_NE(NULL, evs);
 	ASSERT_EQ(0, posix_trace_start(self->trid));
-	pt_record_seq(0, written);
+	st_record_seq(0, written);
 
 	ASSERT_EQ(0, posix_trace_get_status(self->trid, &st));
 	EXPECT_EQ(POSIX_TRACE_SUSPENDED, st.posix_stream_status);
 	EXPECT_EQ(POSIX_TRACE_FULL, st.posix_stream_full_status);
 	EXPECT_EQ(POSIX_TRACE_OVERRUN, st.posix_stream_overrun_status);
 
-	ASSERT_EQ(0, pt_drain(self->trid, evs, max, &n));
+	ASSERT_EQ(0, st_drain(self->trid, evs, max, &n));
 	ASSERT_GE(n, 3);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id);
 	ASSERT_EQ(POSIX_TRACE_STOP, evs[n - 1].info.posix_event_id)
-		TH_LOG("last event is %s", ev_desc(&evs[n - 1]));
-	EXPECT_NE(0, pt_stop_auto(&evs[n - 1]));
+		TH_LOG("last event is %s", st_ev_desc(&evs[n - 1]));
+	EXPECT_NE(0, st_stop_auto(&evs[n - 1]));
 	kept = (uint64_t)(n - 2);
 	for (i = 1; i < n - 1; i++) {
 		ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[i].info.posix_event_id)
-			TH_LOG("event %d: %s", i, ev_desc(&evs[i]));
-		ASSERT_EQ((uint64_t)(i - 1), pt_seq_of(&evs[i]));
+			TH_LOG("event %d: %s", i, st_ev_desc(&evs[i]));
+		ASSERT_EQ((uint64_t)(i - 1), st_seq_of(&evs[i]));
 	}
 	ASSERT_LT(kept, written);
-	stop_ts = pt_ts_ns(&evs[n - 1].info.posix_timestamp);
-	EXPECT_GE(stop_ts, pt_ts_ns(&evs[n - 2].info.posix_timestamp));
+	stop_ts = st_ts_ns(&evs[n - 1].info.posix_timestamp);
+	EXPECT_GE(stop_ts, st_ts_ns(&evs[n - 2].info.posix_timestamp));
 	/* They went through the lane: it holds exactly the kept records. */
-	ASSERT_TRUE(find_the_lane(&l));
-	ASSERT_EQ(kept * ROUND8(REC_HDR + sizeof(uint64_t)), lane_head(&l));
-	ASSERT_LE(lane_head(&l), (uint64_t)sz.stream);
+	ASSERT_TRUE(st_find_the_lane(&l));
+	ASSERT_EQ(kept * ST_ROUND8(ST_REC_HDR + sizeof(uint64_t)), st_lane_head(&l));
+	ASSERT_LE(st_lane_head(&l), (uint64_t)sz.stream);
 
 	/* Drained: the next event restarts the stream with START. */
-	pt_record_seq(written, 1);
-	ASSERT_EQ(0, pt_drain(self->trid, evs, max, &n));
+	st_record_seq(written, 1);
+	ASSERT_EQ(0, st_drain(self->trid, evs, max, &n));
 	ASSERT_EQ(2, n);
 	ASSERT_EQ(POSIX_TRACE_START, evs[0].info.posix_event_id)
-		TH_LOG("got %s", ev_desc(&evs[0]));
-	EXPECT_GE(pt_ts_ns(&evs[0].info.posix_timestamp), stop_ts);
+		TH_LOG("got %s", st_ev_desc(&evs[0]));
+	EXPECT_GE(st_ts_ns(&evs[0].info.posix_timestamp), stop_ts);
 	ASSERT_EQ(POSIX_TRACE_UNNAMED_USEREVENT, evs[1].info.posix_event_id);
-	ASSERT_EQ(written, pt_seq_of(&evs[1]));
+	ASSERT_EQ(written, st_seq_of(&evs[1]));
 	/* And the lane is used again. */
-	kept = lane_head(&l);
-	pt_record_seq(written + 1, 1);
-	EXPECT_LT(kept, lane_head(&l));
-	ASSERT_EQ(0, pt_drain(self->trid, evs, max, &n));
+	kept = st_lane_head(&l);
+	st_record_seq(written + 1, 1);
+	EXPECT_LT(kept, st_lane_head(&l));
+	ASSERT_EQ(0, st_drain(self->trid, evs, max, &n));
 	ASSERT_EQ(1, n);
-	ASSERT_EQ(written + 1, pt_seq_of(&evs[0]));
+	ASSERT_EQ(written + 1, st_seq_of(&evs[0]));
 	free(evs);
 }
 
@@ -1731,23 +1731,23 @@ static int if_other_thread_records(uint32_t first, uint32_t n)
 }
 
 /* A stream tracing this process, and the main thread's lane in it. */
-static int if_setup(trace_id_t *trid, struct lane *l)
+static int if_setup(trace_id_t *trid, struct st_lane *l)
 {
 	uint32_t v = 0;
-	struct pt_ev ev;
+	struct st_ev ev;
 
-	if (pt_create(0, 1 << 20, POSIX_TRACE_LOOP, 0, trid) ||
-	    pt_start_and_skip(*trid))
+	if (st_create(0, 1 << 20, POSIX_TRACE_LOOP, 0, trid) ||
+	    st_start_and_skip(*trid))
 		return -1;
 	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &v, sizeof(v));
-	if (!find_the_lane(l) || pt_try(*trid, &ev) || ev.unavailable ||
-	    pt_try(*trid, &ev) || !ev.unavailable)
+	if (!st_find_the_lane(l) || st_try(*trid, &ev) || ev.unavailable ||
+	    st_try(*trid, &ev) || !ev.unavailable)
 		return -1;
 	return 0;
 }
 
 /* The same, for another try: the previous try's stream goes first. */
-static int if_setup_again(trace_id_t *trid, struct lane *l)
+static int if_setup_again(trace_id_t *trid, struct st_lane *l)
 {
 	if (*trid > 0)
 		posix_trace_shutdown(*trid);
@@ -1755,32 +1755,32 @@ static int if_setup_again(trace_id_t *trid, struct lane *l)
 	return if_setup(trid, l);
 }
 
-static void if_set(const struct lane *l, uint64_t v)
+static void if_set(const struct st_lane *l, uint64_t v)
 {
 	__atomic_store_n(&l->ctl->inflight_ts, v, __ATOMIC_RELEASE);
 }
 
 /* Finish the record in flight as the library would: record, head, then
  * clear the stamp. */
-static void if_commit(const struct lane *l, uint64_t ts, uint32_t v)
+static void if_commit(const struct st_lane *l, uint64_t ts, uint32_t v)
 {
-	uint8_t buf[ROUND8(REC_HDR + sizeof(v))];
-	uint64_t head = lane_head(l);
+	uint8_t buf[ST_ROUND8(ST_REC_HDR + sizeof(v))];
+	uint64_t head = st_lane_head(l);
 	struct posix_trace_record rec = {
 		.size = sizeof(buf), .event_id = POSIX_TRACE_UNNAMED_USEREVENT,
-		.tid = (uint32_t)pt_gettid(), .data_len = sizeof(v),
+		.tid = (uint32_t)st_gettid(), .data_len = sizeof(v),
 		.timestamp = ts, .thread = (uint64_t)pthread_self(),
 	};
 
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, &rec, sizeof(rec));
-	memcpy(buf + REC_HDR, &v, sizeof(v));
-	lane_put(l, head, buf, sizeof(buf));
+	memcpy(buf + ST_REC_HDR, &v, sizeof(v));
+	st_lane_put(l, head, buf, sizeof(buf));
 	__atomic_store_n(&l->ctl->head, head + sizeof(buf), __ATOMIC_RELEASE);
 	if_set(l, 0);
 }
 
-static uint32_t if_payload(const struct pt_ev *ev)
+static uint32_t if_payload(const struct st_ev *ev)
 {
 	uint32_t v = UINT32_MAX;
 
@@ -1791,7 +1791,7 @@ static uint32_t if_payload(const struct pt_ev *ev)
 
 struct if_reader {
 	trace_id_t trid;
-	struct pt_ev ev;
+	struct st_ev ev;
 	int ret;
 };
 
@@ -1799,7 +1799,7 @@ static void *if_blocked_read(void *p)
 {
 	struct if_reader *r = p;
 
-	r->ret = pt_timed_ms(r->trid, &r->ev, 5000);
+	r->ret = st_timed_ms(r->trid, &r->ev, 5000);
 	return NULL;
 }
 
@@ -1807,31 +1807,31 @@ static void *if_blocked_read(void *p)
 TEST_F(writer, record_in_flight_is_delivered_before_later_records_of_other_lanes)
 {
 	struct if_reader rd;
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint64_t t0, t1, tc;
-	struct lane a;
+	struct st_lane a;
 	pthread_t th;
 	uint32_t i;
 	int try;
 
 	for (try = 0; try < IF_TRIES; try++) {
 		ASSERT_EQ(0, if_setup_again(&self->trid, &a));
-		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		t0 = st_now_ns(CLOCK_MONOTONIC);
 		if_set(&a, t0);
 		ASSERT_EQ(0, if_other_thread_records(1, 3));
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
-		t1 = pt_now_ns(CLOCK_MONOTONIC);
+		ASSERT_EQ(0, st_try(self->trid, &ev));
+		t1 = st_now_ns(CLOCK_MONOTONIC);
 		if (t1 - t0 >= IF_QUICK_NS)
 			continue;
 		/* Three later events are there, and wait. */
-		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", ev_desc(&ev));
+		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", st_ev_desc(&ev));
 
 		/* A blocked reader wakes up when the record is committed. */
 		memset(&rd, 0, sizeof(rd));
 		rd.trid = self->trid;
 		ASSERT_EQ(0, pthread_create(&th, NULL, if_blocked_read, &rd));
-		pt_sleep_ms(2);
-		tc = pt_now_ns(CLOCK_MONOTONIC);
+		st_sleep_ms(2);
+		tc = st_now_ns(CLOCK_MONOTONIC);
 		if_commit(&a, t0, IF_FORGED);
 		pthread_join(th, NULL);
 		if (tc - t0 >= IF_QUICK_NS)
@@ -1839,13 +1839,13 @@ TEST_F(writer, record_in_flight_is_delivered_before_later_records_of_other_lanes
 		ASSERT_EQ(0, rd.ret);
 		ASSERT_EQ(0, rd.ev.unavailable);
 		ASSERT_EQ(IF_FORGED, if_payload(&rd.ev))
-			TH_LOG("got %s", ev_desc(&rd.ev));
+			TH_LOG("got %s", st_ev_desc(&rd.ev));
 		for (i = 1; i <= 3; i++) {
-			ASSERT_EQ(0, pt_try(self->trid, &ev));
+			ASSERT_EQ(0, st_try(self->trid, &ev));
 			ASSERT_EQ(0, ev.unavailable);
 			ASSERT_EQ(i, if_payload(&ev));
 		}
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		ASSERT_NE(0, ev.unavailable);
 		break;
 	}
@@ -1857,17 +1857,17 @@ TEST_F(writer, record_in_flight_is_delivered_before_later_records_of_other_lanes
  * cleared.  Other lanes wait for the bound once, then never again.
  */
 static void if_stuck(struct __test_metadata *_metadata, trace_id_t trid,
-		     const struct lane *a, bool marker)
+		     const struct st_lane *a, bool marker)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint64_t t0, t1;
 	uint32_t i;
 
-	t0 = pt_now_ns(CLOCK_MONOTONIC);
+	t0 = st_now_ns(CLOCK_MONOTONIC);
 	if_set(a, marker ? POSIX_TRACE_INFLIGHT_CLOCK : t0);
 	ASSERT_EQ(0, if_other_thread_records(1, 3));
-	ASSERT_EQ(0, pt_timed_ms(trid, &ev, 5000));
-	t1 = pt_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, st_timed_ms(trid, &ev, 5000));
+	t1 = st_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, ev.unavailable);
 	ASSERT_EQ(1u, if_payload(&ev));
 	ASSERT_GE(t1 - t0, IF_BOUND_NS) TH_LOG("not held");
@@ -1875,18 +1875,18 @@ static void if_stuck(struct __test_metadata *_metadata, trace_id_t trid,
 	/* Once, not for every event: the rest come at once. */
 	ASSERT_EQ(0, if_other_thread_records(4, 100));
 	for (i = 2; i <= 103; i++) {
-		ASSERT_EQ(0, pt_try(trid, &ev));
+		ASSERT_EQ(0, st_try(trid, &ev));
 		ASSERT_EQ(0, ev.unavailable) TH_LOG("event %u held", i);
 		ASSERT_EQ(i, if_payload(&ev));
 	}
-	ASSERT_EQ(0, pt_try(trid, &ev));
+	ASSERT_EQ(0, st_try(trid, &ev));
 	ASSERT_NE(0, ev.unavailable);
 }
 
 /* REQ: GETNEXT-C5 TGETNEXT-2 (trust: a stuck in-flight stamp) */
 TEST_F(writer, stuck_in_flight_stamp_holds_other_lanes_once_for_the_bound)
 {
-	struct lane a;
+	struct st_lane a;
 
 	ASSERT_EQ(0, if_setup(&self->trid, &a));
 	if_stuck(_metadata, self->trid, &a, false);
@@ -1895,7 +1895,7 @@ TEST_F(writer, stuck_in_flight_stamp_holds_other_lanes_once_for_the_bound)
 /* REQ: GETNEXT-C5 TGETNEXT-2 (trust: a stuck clock-read marker) */
 TEST_F(writer, stuck_clock_marker_holds_other_lanes_once_for_the_bound)
 {
-	struct lane a;
+	struct st_lane a;
 
 	ASSERT_EQ(0, if_setup(&self->trid, &a));
 	if_stuck(_metadata, self->trid, &a, true);
@@ -1914,50 +1914,50 @@ TEST_F(writer, stuck_clock_marker_holds_other_lanes_once_for_the_bound)
 /* REQ: RULE-6 RULE-13 GETNEXT-C5 */
 TEST_F(writer, a_lane_is_not_held_off_for_time_it_did_not_hold)
 {
-	struct pt_ev ev;
+	struct st_ev ev;
 	uint64_t t0, t1, t2;
-	struct lane a;
+	struct st_lane a;
 	int try;
 
 	for (try = 0; try < IF_TRIES; try++) {
 		ASSERT_EQ(0, if_setup_again(&self->trid, &a));
 		/* Write 1, in flight when event 1 comes. */
-		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		t0 = st_now_ns(CLOCK_MONOTONIC);
 		if_set(&a, t0);
 		ASSERT_EQ(0, if_other_thread_records(1, 1));
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
-		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", ev_desc(&ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
+		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", st_ev_desc(&ev));
 		/* It commits; write 2 reads the clock; the reader is away. */
 		if_commit(&a, t0, IF_FORGED);
-		t1 = pt_now_ns(CLOCK_MONOTONIC);
+		t1 = st_now_ns(CLOCK_MONOTONIC);
 		if_set(&a, POSIX_TRACE_INFLIGHT_CLOCK);
 		if (t1 - t0 >= IF_QUICK_NS)
 			continue;
-		pt_sleep_ms(IF_BOUND_NS / 1000000 + 200);
-		t1 = pt_now_ns(CLOCK_MONOTONIC);
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
-		ASSERT_EQ(IF_FORGED, if_payload(&ev)) TH_LOG("got %s", ev_desc(&ev));
+		st_sleep_ms(IF_BOUND_NS / 1000000 + 200);
+		t1 = st_now_ns(CLOCK_MONOTONIC);
+		ASSERT_EQ(0, st_try(self->trid, &ev));
+		ASSERT_EQ(IF_FORGED, if_payload(&ev)) TH_LOG("got %s", st_ev_desc(&ev));
 		/* Write 2's clock read holds event 1, its stamp does not. */
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
-		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", ev_desc(&ev));
-		t2 = pt_now_ns(CLOCK_MONOTONIC);
+		ASSERT_EQ(0, st_try(self->trid, &ev));
+		ASSERT_NE(0, ev.unavailable) TH_LOG("got %s", st_ev_desc(&ev));
+		t2 = st_now_ns(CLOCK_MONOTONIC);
 		if_set(&a, t2);
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
-		ASSERT_EQ(1u, if_payload(&ev)) TH_LOG("got %s", ev_desc(&ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
+		ASSERT_EQ(1u, if_payload(&ev)) TH_LOG("got %s", st_ev_desc(&ev));
 		/* Event 2 comes after write 2's stamp: it waits for it. */
 		ASSERT_EQ(0, if_other_thread_records(2, 1));
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
-		if (pt_now_ns(CLOCK_MONOTONIC) - t1 >= IF_QUICK_NS) {
+		ASSERT_EQ(0, st_try(self->trid, &ev));
+		if (st_now_ns(CLOCK_MONOTONIC) - t1 >= IF_QUICK_NS) {
 			if_commit(&a, t2, IF_FORGED + 1);
 			continue;
 		}
-		ASSERT_NE(0, ev.unavailable) TH_LOG("overtaken by %s", ev_desc(&ev));
+		ASSERT_NE(0, ev.unavailable) TH_LOG("overtaken by %s", st_ev_desc(&ev));
 		if_commit(&a, t2, IF_FORGED + 1);
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
-		ASSERT_EQ(IF_FORGED + 1, if_payload(&ev)) TH_LOG("got %s", ev_desc(&ev));
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
-		ASSERT_EQ(2u, if_payload(&ev)) TH_LOG("got %s", ev_desc(&ev));
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
+		ASSERT_EQ(IF_FORGED + 1, if_payload(&ev)) TH_LOG("got %s", st_ev_desc(&ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
+		ASSERT_EQ(2u, if_payload(&ev)) TH_LOG("got %s", st_ev_desc(&ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		ASSERT_NE(0, ev.unavailable);
 		break;
 	}
@@ -1979,32 +1979,32 @@ TEST_F(writer, a_lane_is_not_held_off_for_time_it_did_not_hold)
 TEST_F(writer, a_lane_re_arming_holds_one_record_at_most_twice_the_bound)
 {
 	uint64_t t0, tw, held, longest;
-	struct pt_ev ev;
-	struct lane a;
+	struct st_ev ev;
+	struct st_lane a;
 	int try, k, got;
 
 	for (try = 0; try < IF_TRIES; try++) {
 		ASSERT_EQ(0, if_setup_again(&self->trid, &a));
-		t0 = pt_now_ns(CLOCK_MONOTONIC);
+		t0 = st_now_ns(CLOCK_MONOTONIC);
 		if_set(&a, POSIX_TRACE_INFLIGHT_CLOCK);
 		ASSERT_EQ(0, if_other_thread_records(1, 1));
 		held = 0;
 		longest = 0;
 		got = -1;
 		for (k = 0; k < HA_WRITES && got < 0; k++) {
-			tw = pt_now_ns(CLOCK_MONOTONIC);
+			tw = st_now_ns(CLOCK_MONOTONIC);
 			do {
-				ASSERT_EQ(0, pt_try(self->trid, &ev));
+				ASSERT_EQ(0, st_try(self->trid, &ev));
 				if (!ev.unavailable) {
 					ASSERT_EQ(1u, if_payload(&ev))
-						TH_LOG("got %s", ev_desc(&ev));
+						TH_LOG("got %s", st_ev_desc(&ev));
 					got = k;
 					break;
 				}
-				pt_sleep_ms(HA_POLL_MS);
-			} while (pt_now_ns(CLOCK_MONOTONIC) - tw <
+				st_sleep_ms(HA_POLL_MS);
+			} while (st_now_ns(CLOCK_MONOTONIC) - tw <
 				 HA_WRITE_MS * 1000000ULL);
-			tw = pt_now_ns(CLOCK_MONOTONIC) - tw;
+			tw = st_now_ns(CLOCK_MONOTONIC) - tw;
 			held += tw;
 			if (tw > longest)
 				longest = tw;
@@ -2013,9 +2013,9 @@ TEST_F(writer, a_lane_re_arming_holds_one_record_at_most_twice_the_bound)
 			if_commit(&a, t0, IF_FORGED + (uint32_t)k);
 			if_set(&a, POSIX_TRACE_INFLIGHT_CLOCK);
 			if (got < 0) {
-				ASSERT_EQ(0, pt_try(self->trid, &ev));
+				ASSERT_EQ(0, st_try(self->trid, &ev));
 				ASSERT_EQ(IF_FORGED + (uint32_t)k, if_payload(&ev))
-					TH_LOG("got %s", ev_desc(&ev));
+					TH_LOG("got %s", st_ev_desc(&ev));
 			}
 		}
 		/* A write stopped past the bound releases it by itself. */
@@ -2046,7 +2046,7 @@ TEST_F(writer, a_lane_re_arming_holds_one_record_at_most_twice_the_bound)
 #define CR_FORGED	0x80000000u	/* the lane's payloads; others' below */
 
 struct cr_forger {
-	const struct lane *a;
+	const struct st_lane *a;
 	atomic_int stop, done;
 	uint32_t rounds;
 };
@@ -2058,7 +2058,7 @@ struct cr_forger {
  */
 static void cr_wait_room(struct cr_forger *f)
 {
-	while (lane_head(f->a) - __atomic_load_n(&f->a->ctl->tail, __ATOMIC_ACQUIRE) >
+	while (st_lane_head(f->a) - __atomic_load_n(&f->a->ctl->tail, __ATOMIC_ACQUIRE) >
 	       f->a->size / 2 && !atomic_load(&f->stop))
 		sched_yield();
 }
@@ -2072,7 +2072,7 @@ static void *cr_forge(void *p)
 	for (k = 0; k < CR_MAX_ROUNDS && !atomic_load(&f->stop); k++) {
 		cr_wait_room(f);
 		if_set(f->a, POSIX_TRACE_INFLIGHT_CLOCK);
-		t = pt_now_ns(CLOCK_MONOTONIC);
+		t = st_now_ns(CLOCK_MONOTONIC);
 		if_set(f->a, t);
 		/* Another lane's event, later than this write's stamp. */
 		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &k, sizeof(k));
@@ -2095,23 +2095,23 @@ TEST_F(writer, a_record_committed_while_the_reader_looks_still_goes_first)
 	uint32_t next_forged = 0, next_real = 0, v;
 	uint64_t ts, prev = 0, end;
 	int backwards = 0, ret;
-	struct pt_ev ev;
-	struct lane a;
+	struct st_ev ev;
+	struct st_lane a;
 	pthread_t th;
 
 	ASSERT_EQ(0, if_setup(&self->trid, &a));
 	f.a = &a;
 	ASSERT_EQ(0, pthread_create(&th, NULL, cr_forge, &f));
-	end = pt_now_ns(CLOCK_MONOTONIC) + CR_SECONDS * PT_NSEC_PER_SEC;
+	end = st_now_ns(CLOCK_MONOTONIC) + CR_SECONDS * ST_NSEC_PER_SEC;
 	for (;;) {
-		if (pt_now_ns(CLOCK_MONOTONIC) >= end)
+		if (st_now_ns(CLOCK_MONOTONIC) >= end)
 			atomic_store(&f.stop, 1);
-		ret = pt_timed_ms(self->trid, &ev, 200);
+		ret = st_timed_ms(self->trid, &ev, 200);
 		if (ret == ETIMEDOUT && atomic_load(&f.done))
 			break;
 		ASSERT_EQ(0, ret);
 		v = if_payload(&ev);
-		ts = pt_ts_ns(&ev.info.posix_timestamp);
+		ts = st_ts_ns(&ev.info.posix_timestamp);
 		if (ts < prev && !backwards++)
 			TH_LOG("%#x (%s) %llu ns before the event ahead of it", v,
 			       v & CR_FORGED ? "the lane's" : "another lane's",
@@ -2135,13 +2135,13 @@ TEST_F(writer, a_record_committed_while_the_reader_looks_still_goes_first)
 /* REQ: GETNEXT-C5 (trust: garbage in-flight stamps) */
 TEST_F(writer, garbage_in_flight_stamps_hold_nothing)
 {
-	const uint64_t hour = 3600 * PT_NSEC_PER_SEC;
-	uint64_t now = pt_now_ns(CLOCK_MONOTONIC);
+	const uint64_t hour = 3600 * ST_NSEC_PER_SEC;
+	uint64_t now = st_now_ns(CLOCK_MONOTONIC);
 	const uint64_t garbage[] = {
 		2, now - hour, now + hour, UINT64_MAX, (uint64_t)1 << 63,
 	};
-	struct pt_ev ev;
-	struct lane a;
+	struct st_ev ev;
+	struct st_lane a;
 	uint32_t i, k, next = 1;
 
 	ASSERT_EQ(0, if_setup(&self->trid, &a));
@@ -2149,12 +2149,12 @@ TEST_F(writer, garbage_in_flight_stamps_hold_nothing)
 		if_set(&a, garbage[k]);
 		ASSERT_EQ(0, if_other_thread_records(next, 2));
 		for (i = 0; i < 2; i++, next++) {
-			ASSERT_EQ(0, pt_try(self->trid, &ev));
+			ASSERT_EQ(0, st_try(self->trid, &ev));
 			ASSERT_EQ(0, ev.unavailable)
 				TH_LOG("held by %#llx", (unsigned long long)garbage[k]);
 			ASSERT_EQ(next, if_payload(&ev));
 		}
-		ASSERT_EQ(0, pt_try(self->trid, &ev));
+		ASSERT_EQ(0, st_try(self->trid, &ev));
 		ASSERT_NE(0, ev.unavailable);
 	}
 }

@@ -1,11 +1,9 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
- * A seccomp filter on the calling thread only, for the tests that prove a
- * path makes no system call.
+ * st_seccomp.c - the selftests' per-thread seccomp filter (declared in
+ * st_seccomp.h).
  */
-#ifndef PT_SECCOMP_H
-#define PT_SECCOMP_H
-
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -16,34 +14,21 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
-#if defined(__x86_64__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__i386__)
-#define PT_AUDIT_ARCH AUDIT_ARCH_I386
-#endif
+#include "st_seccomp.h"
 
-#define PT_SECCOMP_MAX	64
-
-/*
- * System calls numbered in @nrs get @listed (a SECCOMP_RET_* action), the
- * others @other; a foreign architecture is killed, x32 numbers get @other
- * unless that is ALLOW, then they are killed.  0 or an errno.
- */
-static inline int pt_seccomp_thread(const int *nrs, unsigned int nr,
-				    __u32 listed, __u32 other)
+int st_seccomp_thread(const int *nrs, unsigned int nr, __u32 listed,
+		      __u32 other)
 {
-	struct sock_filter f[8 + 2 * PT_SECCOMP_MAX];
+	struct sock_filter f[8 + 2 * ST_SECCOMP_MAX];
 	struct sock_fprog prog;
 	unsigned int i, n = 0;
 
-	if (nr > PT_SECCOMP_MAX)
+	if (nr > ST_SECCOMP_MAX)
 		return EINVAL;
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			offsetof(struct seccomp_data, arch));
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			PT_AUDIT_ARCH, 1, 0);
+			ST_AUDIT_ARCH, 1, 0);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 			SECCOMP_RET_KILL_PROCESS);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -70,4 +55,3 @@ static inline int pt_seccomp_thread(const int *nrs, unsigned int nr,
 	return 0;
 }
 
-#endif /* PT_SECCOMP_H */
