@@ -2,7 +2,7 @@
 /*
  * Writing records into lanes.
  *
- * Ring protocol (the reader side is libtrace/read.c; see
+ * Ring protocol (the reader side is libtrace/rlane.c and take.c; see
  * Documentation/design.md, "Ring buffer"):
  *  - positions are byte counts that only grow; a record may wrap;
  *  - before reusing bytes the writer raises desc->oldest past them and

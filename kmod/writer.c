@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Writer lanes: rings the traced process writes its own events into, with
- * no system call (libtrace/writer.c is the writer, libtrace/read.c the
+ * no system call (libtrace/writer.c is the writer, libtrace/take.c the
  * reader; Documentation/design.md, "Writer lanes", has the protocol).
  *
  * The process owning a lane can write anything into it, so the kernel
