@@ -82,6 +82,19 @@ static void pt_record_marker(struct pt_stream *s, u32 id, const void *data,
 	pt_record(s, &ev);
 }
 
+/* A flush, or the final one, begins: false if the log is closed already.
+ * Its writes give up waiting for a stalled pipe or socket at @deadline.
+ */
+static bool pt_flush_begin(struct pt_log *log)
+{
+	lockdep_assert_held(&log->lock);
+	if (log->closed)
+		return false;
+	atomic_set(&log->flushing, 1);
+	log->deadline = jiffies + PT_LOG_STALL;
+	return true;
+}
+
 /*
  * One flush (FLUSH-1..9): FLUSH_START goes into the batch it starts,
  * FLUSH_STOP reaches the log with the next flush; both only while the
@@ -95,11 +108,8 @@ static int pt_flush(struct pt_stream *s)
 	u64 logged = log->event_bytes;
 	int err = 0;
 
-	lockdep_assert_held(&log->lock);
-	if (log->closed)
+	if (!pt_flush_begin(log))
 		return 0;
-	atomic_set(&log->flushing, 1);
-	log->deadline = jiffies + PT_LOG_STALL;
 	if (running)
 		pt_record_marker(s, POSIX_TRACE_ID_FLUSH_START, NULL, 0);
 	pt_drain(s, false, &err);
@@ -136,11 +146,8 @@ static int pt_finish(struct pt_stream *s)
 	struct pt_log *log = s->log;
 	int err = 0;
 
-	lockdep_assert_held(&log->lock);
-	if (log->closed)
+	if (!pt_flush_begin(log))
 		return 0;
-	atomic_set(&log->flushing, 1);
-	log->deadline = jiffies + PT_LOG_STALL;
 	log->final = true;
 	pt_drain(s, true, &err);
 	pt_drain_error(log, &err, pt_logf_write_types(s));

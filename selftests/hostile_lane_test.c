@@ -84,19 +84,6 @@ FIXTURE_TEARDOWN(hostile)
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-/* Wait until *@v >= @want; false after HL_WAIT_MS. */
-static bool hl_wait(atomic_int *v, int want)
-{
-	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + HL_WAIT_MS * 1000000ULL;
-
-	while (atomic_load(v) < want) {
-		if (st_now_ns(CLOCK_MONOTONIC) > end)
-			return false;
-		usleep(200);
-	}
-	return true;
-}
-
 static void hl_event(uint32_t tag)
 {
 	struct hl_pay p = { .magic = HL_MAGIC, .tag = tag };
@@ -108,26 +95,17 @@ static void hl_event(uint32_t tag)
 static void hl_put(const struct st_lane *l, uint64_t pos, uint32_t id,
 		   uint64_t ts, uint32_t tag)
 {
-	uint8_t buf[HL_REC];
 	struct hl_pay p = { .magic = HL_MAGIC, .tag = tag };
-	struct posix_trace_record rec = {
-		.size = HL_REC, .event_id = id, .pid = 1, .tid = 1,
-		.data_len = sizeof(p), .seq = pos / HL_REC, .timestamp = ts,
-	};
 
-	memset(buf, 0, sizeof(buf));
-	memcpy(buf, &rec, sizeof(rec));
-	memcpy(buf + ST_REC_HDR, &p, sizeof(p));
-	st_lane_put(l, pos, buf, sizeof(buf));
+	st_lane_record(l, pos, id, ts, &p, sizeof(p));
 }
 
 /* Forge a record at the lane's head and commit it. */
 static void hl_forge(const struct st_lane *l, uint32_t id, uint64_t ts, uint32_t tag)
 {
-	uint64_t head = st_lane_head(l);
+	struct hl_pay p = { .magic = HL_MAGIC, .tag = tag };
 
-	hl_put(l, head, id, ts, tag);
-	__atomic_store_n(&l->ctl->head, head + HL_REC, __ATOMIC_RELEASE);
+	st_lane_forge(l, id, ts, &p, sizeof(p));
 }
 
 /*
@@ -146,7 +124,7 @@ static pid_t hl_fork(struct hl *x, int (*fn)(struct hl *))
 	if (geteuid() == 0 && st_set_creds(HL_NOBODY, HL_NOBODY, 1))
 		_exit(150);
 	atomic_store(&x->ready, 1);
-	if (!hl_wait(&x->go, 1))
+	if (!st_wait_flag(&x->go, 1, HL_WAIT_MS))
 		_exit(151);
 	_exit(fn(x));
 }
@@ -161,7 +139,7 @@ static void hl_start(struct __test_metadata *_metadata, FIXTURE_DATA(hostile) *s
 	ST_REQUIRE_TRACE_CHILDREN();
 	self->child = hl_fork(self->x, fn);
 	ASSERT_GT(self->child, 0);
-	ASSERT_TRUE(hl_wait(&self->x->ready, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->ready, 1, HL_WAIT_MS));
 	ASSERT_EQ(0, st_create(self->child, size, policy, 64, &self->trid));
 	if (filter) {
 		ASSERT_EQ(0, posix_trace_eventset_empty(&set));
@@ -177,7 +155,7 @@ static void hl_start(struct __test_metadata *_metadata, FIXTURE_DATA(hostile) *s
 static bool hl_step(struct hl *x, int n)
 {
 	atomic_store(&x->step, n);
-	return hl_wait(&x->done, n);
+	return st_wait_flag(&x->done, n, HL_WAIT_MS);
 }
 
 static int hl_child_exit(FIXTURE_DATA(hostile) *self)
@@ -299,7 +277,7 @@ static int hl_grid_child(struct hl *x)
 	s = l.size;
 	atomic_store(&x->done, 1);
 	for (k = 0; k < HL_GRID; k++) {
-		if (!hl_wait(&x->step, 2 * k + 2))
+		if (!st_wait_flag(&x->step, 2 * k + 2, HL_WAIT_MS))
 			return 161;
 		base = 4 * s * (uint64_t)(k + 1);
 		o = base + s + (uint64_t)hl_grid[k].oldest;
@@ -311,12 +289,12 @@ static int hl_grid_child(struct hl *x)
 		__atomic_store_n(&l.ctl->head, base + s + (uint64_t)hl_grid[k].head,
 				 __ATOMIC_RELEASE);
 		atomic_store(&x->done, 2 * k + 2);
-		if (!hl_wait(&x->step, 2 * k + 3))
+		if (!st_wait_flag(&x->step, 2 * k + 3, HL_WAIT_MS))
 			return 162;
 		__atomic_store_n(&l.ctl->head, base + 3 * s, __ATOMIC_RELEASE);
 		atomic_store(&x->done, 2 * k + 3);
 	}
-	return hl_wait(&x->stop, 1) ? 0 : 163;
+	return st_wait_flag(&x->stop, 1, HL_WAIT_MS) ? 0 : 163;
 }
 
 /*
@@ -390,7 +368,7 @@ TEST_F_TIMEOUT(hostile, a_lane_position_off_the_8_byte_grid_never_crashes_its_co
 	int k;
 
 	hl_start(_metadata, self, hl_grid_child, 16384, POSIX_TRACE_LOOP, false);
-	ASSERT_TRUE(hl_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HL_WAIT_MS));
 	hl_fill(&fill);
 	ASSERT_NE(MAP_FAILED, fill.guard);
 	/* The reader maps the lane here. */
@@ -437,12 +415,12 @@ static int hl_filter_child(struct hl *x)
 	/* A time before the controller filters U + 8 out too. */
 	before = st_now_ns(CLOCK_MONOTONIC);
 	atomic_store(&x->done, 1);
-	if (!hl_wait(&x->step, 2))
+	if (!st_wait_flag(&x->step, 2, HL_WAIT_MS))
 		return 161;
 	hl_forge(&l, HL_FILTERED + 1, before, T_MAY + 100);
 	hl_forge(&l, HL_FILTERED + 1, st_now_ns(CLOCK_MONOTONIC), T_NEVER + 100);
 	atomic_store(&x->done, 2);
-	return hl_wait(&x->stop, 1) ? 0 : 162;
+	return st_wait_flag(&x->stop, 1, HL_WAIT_MS) ? 0 : 162;
 }
 
 /* REQ: EVENT-1 EVENT-3 SETFILT-6 (the filter holds for records a writer forges) */
@@ -452,7 +430,7 @@ TEST_F(hostile, records_of_filtered_types_forged_into_a_lane_are_not_delivered)
 	struct hl_seen s;
 
 	hl_start(_metadata, self, hl_filter_child, 65536, POSIX_TRACE_LOOP, true);
-	ASSERT_TRUE(hl_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HL_WAIT_MS));
 	ASSERT_EQ(0, hl_drain(self->trid, self->child, &s));
 	/* Today's reader: the 10 forged records of the filtered type too. */
 	EXPECT_EQ(0, s.never) HL_LOG(&s);
@@ -490,7 +468,7 @@ static int hl_stop_child(struct hl *x)
 	t_run = st_now_ns(CLOCK_MONOTONIC);
 	atomic_store(&x->done, 1);
 	/* The controller stopped the stream. */
-	if (!hl_wait(&x->step, 2))
+	if (!st_wait_flag(&x->step, 2, HL_WAIT_MS))
 		return 161;
 	for (i = 0; i < 5; i++)
 		hl_forge(&l, U, st_now_ns(CLOCK_MONOTONIC), T_NEVER + i);
@@ -499,14 +477,14 @@ static int hl_stop_child(struct hl *x)
 	t_stopped = st_now_ns(CLOCK_MONOTONIC);
 	atomic_store(&x->done, 2);
 	/* The controller started it again. */
-	if (!hl_wait(&x->step, 3))
+	if (!st_wait_flag(&x->step, 3, HL_WAIT_MS))
 		return 162;
 	for (i = 0; i < 3; i++)
 		hl_forge(&l, U, t_stopped, T_NEVER + 10 + i);
 	for (i = 0; i < 2; i++)
 		hl_forge(&l, U, st_now_ns(CLOCK_MONOTONIC), T_MAY + 10 + i);
 	atomic_store(&x->done, 3);
-	return hl_wait(&x->stop, 1) ? 0 : 163;
+	return st_wait_flag(&x->stop, 1, HL_WAIT_MS) ? 0 : 163;
 }
 
 /* REQ: EVENT-3 RULE-10 (a stopped stream takes nothing from a lane) */
@@ -515,7 +493,7 @@ TEST_F(hostile, records_forged_into_a_lane_while_the_stream_is_stopped_are_not_d
 	struct hl_seen s;
 
 	hl_start(_metadata, self, hl_stop_child, 65536, POSIX_TRACE_LOOP, false);
-	ASSERT_TRUE(hl_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HL_WAIT_MS));
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 	ASSERT_TRUE(hl_step(self->x, 2));
 	ASSERT_EQ(0, hl_drain(self->trid, self->child, &s));
@@ -556,7 +534,7 @@ static int hl_claim_child(struct hl *x)
 		return 160;
 	atomic_store(&x->done, 1);
 	for (k = 0; k < HL_CLAIMS; k++) {
-		if (!hl_wait(&x->step, k + 2))
+		if (!st_wait_flag(&x->step, k + 2, HL_WAIT_MS))
 			return 161;
 		tail = __atomic_load_n(&l.ctl->tail, __ATOMIC_ACQUIRE);
 		__atomic_store_n(&l.ctl->lost_timestamp, 12345 + (uint64_t)k,
@@ -565,7 +543,7 @@ static int hl_claim_child(struct hl *x)
 		__atomic_store_n(&l.ctl->oldest, tail + HL_REC, __ATOMIC_RELEASE);
 		atomic_store(&x->done, k + 2);
 	}
-	return hl_wait(&x->stop, 1) ? 0 : 162;
+	return st_wait_flag(&x->stop, 1, HL_WAIT_MS) ? 0 : 162;
 }
 
 /* REQ: RULE-17 5.24 (losses a lane cannot have had are not reported) */
@@ -577,7 +555,7 @@ TEST_F(hostile, a_lane_cannot_make_its_controller_report_losses_at_will)
 	int k;
 
 	hl_start(_metadata, self, hl_claim_child, 65536, POSIX_TRACE_LOOP, false);
-	ASSERT_TRUE(hl_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HL_WAIT_MS));
 	for (k = 0; k < HL_CLAIMS; k++) {
 		ASSERT_TRUE(hl_step(self->x, k + 2));
 		memset(&s, 0, sizeof(s));
@@ -612,7 +590,7 @@ static int hl_lap_child(struct hl *x)
 	for (i = 0; i < 3 * 65536 / HL_REC; i++)
 		hl_event(T_HONEST + i);
 	atomic_store(&x->done, 1);
-	return hl_wait(&x->stop, 1) ? 0 : 162;
+	return st_wait_flag(&x->stop, 1, HL_WAIT_MS) ? 0 : 162;
 }
 
 /* REQ: RULE-8 RULE-9 RULE-17 */
@@ -622,7 +600,7 @@ TEST_F(hostile, a_real_loss_of_a_lane_is_reported_once_with_the_writer_pid)
 	int calls, overflow = 0, resume = 0, user = 0;
 
 	hl_start(_metadata, self, hl_lap_child, 65536, POSIX_TRACE_LOOP, false);
-	ASSERT_TRUE(hl_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HL_WAIT_MS));
 	for (calls = 0; calls < DRAIN_CALLS; calls++) {
 		ASSERT_EQ(0, st_try(self->trid, &ev));
 		if (ev.unavailable)
@@ -793,7 +771,7 @@ TEST_F_TIMEOUT(hostile, a_forger_rewriting_its_lane_over_time_gets_nothing_throu
 
 	hl_start(_metadata, self, hl_fuzz_child, 16384, POSIX_TRACE_LOOP, true);
 	runs.on[0] = 0;		/* the skipped START: running from the start */
-	ASSERT_TRUE(hl_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HL_WAIT_MS));
 	t0 = last = st_now_ns(CLOCK_MONOTONIC);
 	while ((t = st_now_ns(CLOCK_MONOTONIC)) - t0 < HL_FUZZ_NS) {
 		if (t - last >= HL_RUN_MS * 1000000ULL) {
@@ -919,7 +897,7 @@ static int hl_emfile_child(struct hl *x)
 	if (setrlimit(RLIMIT_NOFILE, &saved))
 		return 162;
 	atomic_store(&x->done, 1);
-	if (!hl_wait(&x->step, 2))
+	if (!st_wait_flag(&x->step, 2, HL_WAIT_MS))
 		return 163;
 	/* Traced now: the events must get through, sooner or later. */
 	while (!atomic_load(&x->stop) && n < 20000) {
@@ -940,9 +918,9 @@ TEST_F_TIMEOUT(hostile, an_open_failing_with_emfile_on_the_first_event_is_tried_
 	/* The child must open the device itself: fork before we do. */
 	self->child = hl_fork(self->x, hl_emfile_child);
 	ASSERT_GT(self->child, 0);
-	ASSERT_TRUE(hl_wait(&self->x->ready, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->ready, 1, HL_WAIT_MS));
 	atomic_store(&self->x->go, 1);
-	ASSERT_TRUE(hl_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HL_WAIT_MS));
 	ASSERT_EQ(0, st_create(self->child, 65536, POSIX_TRACE_LOOP, 64, &self->trid));
 	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	atomic_store(&self->x->step, 2);

@@ -87,19 +87,6 @@ FIXTURE_TEARDOWN(hlog)
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-/* Wait until *@v >= @want; false after HG_WAIT_MS. */
-static bool hg_wait(atomic_int *v, int want)
-{
-	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + HG_WAIT_MS * 1000000ULL;
-
-	while (atomic_load(v) < want) {
-		if (st_now_ns(CLOCK_MONOTONIC) > end)
-			return false;
-		usleep(200);
-	}
-	return true;
-}
-
 static uint64_t hg_now(void)
 {
 	return st_now_ns(CLOCK_MONOTONIC);
@@ -116,19 +103,9 @@ static void hg_event(uint32_t tag)
  * and commit it. */
 static void hg_forge(const struct st_lane *l, uint32_t id, uint64_t ts, uint32_t tag)
 {
-	uint64_t head = st_lane_head(l);
-	uint8_t buf[HG_REC];
 	struct hg_pay p = { .magic = HG_MAGIC, .tag = tag };
-	struct posix_trace_record rec = {
-		.size = HG_REC, .event_id = id, .pid = 1, .tid = 1,
-		.data_len = sizeof(p), .seq = head / HG_REC, .timestamp = ts,
-	};
 
-	memset(buf, 0, sizeof(buf));
-	memcpy(buf, &rec, sizeof(rec));
-	memcpy(buf + ST_REC_HDR, &p, sizeof(p));
-	st_lane_put(l, head, buf, sizeof(buf));
-	__atomic_store_n(&l->ctl->head, head + HG_REC, __ATOMIC_RELEASE);
+	st_lane_forge(l, id, ts, &p, sizeof(p));
 }
 
 /* The traced child: no core dumps, nobody if we are root, then @fn once
@@ -145,7 +122,7 @@ static pid_t hg_fork(struct hg *x, int (*fn)(struct hg *))
 	if (geteuid() == 0 && st_set_creds(HG_NOBODY, HG_NOBODY, 1))
 		_exit(150);
 	atomic_store(&x->ready, 1);
-	if (!hg_wait(&x->go, 1))
+	if (!st_wait_flag(&x->go, 1, HG_WAIT_MS))
 		_exit(151);
 	_exit(fn(x));
 }
@@ -162,7 +139,7 @@ static void hg_start(struct __test_metadata *_metadata, FIXTURE_DATA(hlog) *self
 	self->child = hg_fork(self->x, fn);
 	ASSERT_GT(self->child, 0);
 	self->pid = self->child;
-	ASSERT_TRUE(hg_wait(&self->x->ready, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->ready, 1, HG_WAIT_MS));
 	ASSERT_EQ(0, st_attr_make(&a, HG_STREAM, POSIX_TRACE_LOOP, 64));
 	ASSERT_EQ(0, posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND));
 	ASSERT_EQ(0, posix_trace_create_withlog(self->child, &a, self->fd,
@@ -182,7 +159,7 @@ static void hg_start(struct __test_metadata *_metadata, FIXTURE_DATA(hlog) *self
 static bool hg_step(struct hg *x, int n)
 {
 	atomic_store(&x->step, n);
-	return hg_wait(&x->done, n);
+	return st_wait_flag(&x->done, n, HG_WAIT_MS);
 }
 
 static int hg_child_exit(FIXTURE_DATA(hlog) *self)
@@ -318,14 +295,14 @@ static int hg_filter_child(struct hg *x)
 	/* A time before the controller filters U + 8 out too. */
 	before = hg_now();
 	atomic_store(&x->done, 1);
-	if (!hg_wait(&x->step, 2))
+	if (!st_wait_flag(&x->step, 2, HG_WAIT_MS))
 		return 161;
 	hg_forge(&l, HG_FILTERED + 1, before, T_MAY + 100);
 	hg_forge(&l, HG_FILTERED + 1, hg_now(), T_NEVER + 100);
 	/* Of a type the stream takes, but from a time still to come. */
 	hg_forge(&l, U, hg_now() + 30 * ST_NSEC_PER_SEC, T_NEVER + 101);
 	atomic_store(&x->done, 2);
-	return hg_wait(&x->stop, 1) ? 0 : 162;
+	return st_wait_flag(&x->stop, 1, HG_WAIT_MS) ? 0 : 162;
 }
 
 /* REQ: EVENT-1 EVENT-3 SETFILT-6 (the filter holds for records a writer forges) */
@@ -335,7 +312,7 @@ TEST_F(hlog, records_of_filtered_types_forged_into_a_lane_never_reach_the_log)
 	struct hg_seen s;
 
 	hg_start(_metadata, self, hg_filter_child, true);
-	ASSERT_TRUE(hg_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HG_WAIT_MS));
 	ASSERT_EQ(0, posix_trace_flush(self->trid));
 	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
 	ASSERT_EQ(0, posix_trace_eventset_add(HG_FILTERED + 1, &set));
@@ -375,7 +352,7 @@ static int hg_stop_child(struct hg *x)
 	t_run = hg_now();
 	atomic_store(&x->done, 1);
 	/* The controller stopped the stream. */
-	if (!hg_wait(&x->step, 2))
+	if (!st_wait_flag(&x->step, 2, HG_WAIT_MS))
 		return 161;
 	for (i = 0; i < 5; i++)
 		hg_forge(&l, U, hg_now(), T_NEVER + i);
@@ -384,7 +361,7 @@ static int hg_stop_child(struct hg *x)
 	t_stopped = hg_now();
 	atomic_store(&x->done, 2);
 	/* The controller flushed and started it again. */
-	if (!hg_wait(&x->step, 3))
+	if (!st_wait_flag(&x->step, 3, HG_WAIT_MS))
 		return 162;
 	for (i = 0; i < 3; i++)
 		hg_forge(&l, U, t_stopped, T_NEVER + 10 + i);
@@ -392,12 +369,12 @@ static int hg_stop_child(struct hg *x)
 		hg_forge(&l, U, hg_now(), T_MAY + 10 + i);
 	atomic_store(&x->done, 3);
 	/* The controller stopped it again, without a flush since. */
-	if (!hg_wait(&x->step, 4))
+	if (!st_wait_flag(&x->step, 4, HG_WAIT_MS))
 		return 163;
 	for (i = 0; i < 4; i++)
 		hg_forge(&l, U, hg_now(), T_NEVER + 20 + i);
 	atomic_store(&x->done, 4);
-	return hg_wait(&x->stop, 1) ? 0 : 164;
+	return st_wait_flag(&x->stop, 1, HG_WAIT_MS) ? 0 : 164;
 }
 
 /* REQ: EVENT-3 RULE-10 (a stopped stream takes nothing from a lane) */
@@ -406,7 +383,7 @@ TEST_F(hlog, records_forged_into_a_lane_while_the_stream_is_stopped_never_reach_
 	struct hg_seen s;
 
 	hg_start(_metadata, self, hg_stop_child, false);
-	ASSERT_TRUE(hg_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HG_WAIT_MS));
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 	ASSERT_TRUE(hg_step(self->x, 2));
 	ASSERT_EQ(0, posix_trace_flush(self->trid));
@@ -464,13 +441,13 @@ static int hg_lost_stop_child(struct hg *x)
 		return 160;
 	atomic_store(&x->done, 1);
 	/* The controller stopped the stream. */
-	if (!hg_wait(&x->step, 2))
+	if (!st_wait_flag(&x->step, 2, HG_WAIT_MS))
 		return 161;
 	for (i = 0; i < 5; i++)
 		hg_forge(&l, U, hg_now(), T_NEVER + i);
 	atomic_store(&x->done, 2);
 	/* The controller started it again. */
-	if (!hg_wait(&x->step, 3))
+	if (!st_wait_flag(&x->step, 3, HG_WAIT_MS))
 		return 162;
 	if (!hg_flood_kernel_lanes())
 		return 163;
@@ -479,7 +456,7 @@ static int hg_lost_stop_child(struct hg *x)
 	for (i = 0; i < 3; i++)
 		hg_forge(&l, U, hg_now(), T_MAY + i);
 	atomic_store(&x->done, 3);
-	return hg_wait(&x->stop, 1) ? 0 : 164;
+	return st_wait_flag(&x->stop, 1, HG_WAIT_MS) ? 0 : 164;
 }
 
 /*
@@ -495,7 +472,7 @@ TEST_F_TIMEOUT(hlog, a_stop_the_kernel_lanes_lost_still_keeps_forged_records_out
 	struct hg_seen s;
 
 	hg_start(_metadata, self, hg_lost_stop_child, false);
-	ASSERT_TRUE(hg_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HG_WAIT_MS));
 	ASSERT_EQ(0, posix_trace_stop(self->trid));
 	ASSERT_TRUE(hg_step(self->x, 2));
 	ASSERT_EQ(0, posix_trace_start(self->trid));
@@ -534,7 +511,7 @@ static int hg_claim_child(struct hg *x)
 		return 160;
 	atomic_store(&x->done, 1);
 	for (k = 0; k < HG_CLAIMS; k++) {
-		if (!hg_wait(&x->step, k + 2))
+		if (!st_wait_flag(&x->step, k + 2, HG_WAIT_MS))
 			return 161;
 		tail = __atomic_load_n(&l.ctl->tail, __ATOMIC_ACQUIRE);
 		hg_event(T_HONEST + 10 + 2 * (uint32_t)k);
@@ -545,7 +522,7 @@ static int hg_claim_child(struct hg *x)
 		__atomic_store_n(&l.ctl->oldest, tail + HG_REC, __ATOMIC_RELEASE);
 		atomic_store(&x->done, k + 2);
 	}
-	return hg_wait(&x->stop, 1) ? 0 : 162;
+	return st_wait_flag(&x->stop, 1, HG_WAIT_MS) ? 0 : 162;
 }
 
 /* REQ: RULE-17 5.24 (losses a lane cannot have had are not reported) */
@@ -556,7 +533,7 @@ TEST_F_TIMEOUT(hlog, a_lane_cannot_make_the_log_report_losses_at_will, 300)
 	int k;
 
 	hg_start(_metadata, self, hg_claim_child, false);
-	ASSERT_TRUE(hg_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HG_WAIT_MS));
 	/* Each flush publishes a tail for the child to claim from. */
 	ASSERT_EQ(0, posix_trace_flush(self->trid));
 	for (k = 0; k < HG_CLAIMS; k++) {
@@ -585,7 +562,7 @@ static int hg_lap_child(struct hg *x)
 	for (i = 0; i < 3 * HG_STREAM / HG_REC; i++)
 		hg_event(T_HONEST + i % 1000);
 	atomic_store(&x->done, 1);
-	return hg_wait(&x->stop, 1) ? 0 : 162;
+	return st_wait_flag(&x->stop, 1, HG_WAIT_MS) ? 0 : 162;
 }
 
 /* REQ: RULE-8 RULE-9 RULE-17 */
@@ -594,7 +571,7 @@ TEST_F(hlog, a_real_loss_of_a_lane_reaches_the_log_once_with_the_writer_pid)
 	struct hg_seen s;
 
 	hg_start(_metadata, self, hg_lap_child, false);
-	ASSERT_TRUE(hg_wait(&self->x->done, 1));
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, HG_WAIT_MS));
 	ASSERT_EQ(0, posix_trace_flush(self->trid));
 	EXPECT_EQ(0, hg_child_exit(self));
 	ASSERT_EQ(0, hg_read_log(self, &s));

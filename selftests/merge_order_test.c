@@ -23,7 +23,6 @@
 
 #define U		POSIX_TRACE_UNNAMED_USEREVENT
 #define MO_MAGIC	0x4d4f5244u
-#define MO_REC		ST_ROUND8(ST_REC_HDR + sizeof(struct mo_pay))
 #define MO_WAIT_MS	20000
 #define MO_STREAM	65536
 #define MO_MAX		64
@@ -92,18 +91,6 @@ FIXTURE_TEARDOWN(mo)
 		munmap(self->x, 4096);
 }
 
-static bool mo_wait(atomic_int *v, int want)
-{
-	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + MO_WAIT_MS * 1000000ULL;
-
-	while (atomic_load(v) < want) {
-		if (st_now_ns(CLOCK_MONOTONIC) > end)
-			return false;
-		usleep(200);
-	}
-	return true;
-}
-
 static void mo_event(uint32_t tag)
 {
 	struct mo_pay p = { .magic = MO_MAGIC, .tag = tag };
@@ -114,19 +101,9 @@ static void mo_event(uint32_t tag)
 /* A record as a writer writes it, at the lane's head, committed. */
 static void mo_forge(const struct st_lane *l, uint64_t ts, uint32_t tag)
 {
-	uint64_t head = st_lane_head(l);
-	uint8_t buf[MO_REC];
 	struct mo_pay p = { .magic = MO_MAGIC, .tag = tag };
-	struct posix_trace_record rec = {
-		.size = MO_REC, .event_id = U, .pid = 1, .tid = 1,
-		.data_len = sizeof(p), .seq = head / MO_REC, .timestamp = ts,
-	};
 
-	memset(buf, 0, sizeof(buf));
-	memcpy(buf, &rec, sizeof(rec));
-	memcpy(buf + ST_REC_HDR, &p, sizeof(p));
-	st_lane_put(l, head, buf, sizeof(buf));
-	__atomic_store_n(&l->ctl->head, head + MO_REC, __ATOMIC_RELEASE);
+	st_lane_forge(l, U, ts, &p, sizeof(p));
 }
 
 /* The second thread's one honest event: its lanes are index 1. */
@@ -135,7 +112,7 @@ static void *mo_thread(void *arg)
 	struct mo *x = arg;
 
 	mo_event(9001);
-	mo_wait(&x->stop, 1);
+	st_wait_flag(&x->stop, 1, MO_WAIT_MS);
 	return NULL;
 }
 
@@ -168,7 +145,7 @@ static int mo_child(struct mo *x)
 	int n, s, k, i;
 
 	st_no_core_dumps();
-	if (!mo_wait(&x->go, 1))
+	if (!st_wait_flag(&x->go, 1, MO_WAIT_MS))
 		return 150;
 	mo_event(9000);
 	if (pthread_create(&th, NULL, mo_thread, x))
@@ -198,7 +175,7 @@ static int mo_child(struct mo *x)
 				mo_forge(w[s][k], base + mo_stamps[k][i],
 					 k * 1000 + mo_stamps[k][i]);
 	atomic_store(&x->done, 1);
-	mo_wait(&x->stop, 1);
+	st_wait_flag(&x->stop, 1, MO_WAIT_MS);
 	pthread_join(th, NULL);
 	return 0;
 }
@@ -280,7 +257,7 @@ TEST_F(mo, the_live_reader_and_the_log_worker_merge_forged_lanes_ties_included_i
 	self->x->trid[0] = self->trid[0];
 	self->x->trid[1] = self->trid[1];
 	atomic_store(&self->x->go, 1);
-	ASSERT_TRUE(mo_wait(&self->x->done, 1)) {
+	ASSERT_TRUE(st_wait_flag(&self->x->done, 1, MO_WAIT_MS)) {
 		TH_LOG("the child did not write its lanes (step %d)",
 		       atomic_load(&self->x->done));
 	}

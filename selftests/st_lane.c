@@ -194,3 +194,43 @@ int st_go(int fd)
 	close(fd);
 	return ret;
 }
+
+void st_lane_record(const struct st_lane *l, uint64_t pos, uint32_t id,
+		    uint64_t ts, const void *pay, size_t len)
+{
+	size_t size = ST_ROUND8(ST_REC_HDR + len);
+	uint8_t buf[ST_REC_HDR + 256];
+	struct posix_trace_record rec = {
+		.size = (uint32_t)size, .event_id = id, .pid = 1, .tid = 1,
+		.data_len = (uint32_t)len, .seq = pos / size, .timestamp = ts,
+	};
+
+	if (size > sizeof(buf))
+		abort();	/* a test's own mistake */
+	memset(buf, 0, size);
+	memcpy(buf, &rec, sizeof(rec));
+	memcpy(buf + ST_REC_HDR, pay, len);
+	st_lane_put(l, pos, buf, size);
+}
+
+void st_lane_forge(const struct st_lane *l, uint32_t id, uint64_t ts,
+		   const void *pay, size_t len)
+{
+	uint64_t head = st_lane_head(l);
+
+	st_lane_record(l, head, id, ts, pay, len);
+	__atomic_store_n(&l->ctl->head, head + ST_ROUND8(ST_REC_HDR + len),
+			 __ATOMIC_RELEASE);
+}
+
+bool st_wait_flag(atomic_int *v, int want, unsigned int ms)
+{
+	uint64_t end = st_now_ns(CLOCK_MONOTONIC) + ms * 1000000ULL;
+
+	while (atomic_load(v) < want) {
+		if (st_now_ns(CLOCK_MONOTONIC) > end)
+			return false;
+		usleep(200);
+	}
+	return true;
+}

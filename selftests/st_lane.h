@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/posix_trace.h>
@@ -55,6 +56,22 @@ static inline uint64_t st_lane_head(const struct st_lane *l)
 /* Copy @len bytes of @src into the ring at @pos, wrapping at its end. */
 void st_lane_put(const struct st_lane *l, uint64_t pos, const void *src,
 		 size_t len);
+
+/*
+ * A record as a writer writes it, at @pos of @l: type @id, stamp @ts, the
+ * @len bytes of @pay, pid and tid 1 (readers put the writer's own), seq
+ * by position (every record of the lane as long as this one).
+ * st_lane_forge() writes it at the head and commits it.
+ */
+void st_lane_record(const struct st_lane *l, uint64_t pos, uint32_t id,
+		    uint64_t ts, const void *pay, size_t len);
+void st_lane_forge(const struct st_lane *l, uint32_t id, uint64_t ts,
+		   const void *pay, size_t len);
+
+/* The lane tests' controller and traced child step each other through a
+ * shared area: wait until *@v >= @want; false after @ms.
+ */
+bool st_wait_flag(atomic_int *v, int want, unsigned int ms);
 
 /* @ev in a few words, with the error an ERROR event carries (a per-thread
  * buffer). */
