@@ -9,7 +9,6 @@
 #define PT_LANE_H
 
 #include <linux/spinlock.h>
-#include <posix_trace/ring.h>
 #include "base.h"
 
 #define PT_LANE_RESERVE		2048	/* room for control events */
