@@ -207,7 +207,7 @@ static u64 pt_writer_start(struct pt_stream *s, unsigned int j, u64 *seq,
 			   bool *seq_known)
 {
 	const struct pt_writer *w;
-	u64 head, oldest;
+	u64 head, oldest, pos;
 
 	*seq = 0;
 	*seq_known = j >= pt_nr_writers(s);
@@ -217,9 +217,9 @@ static u64 pt_writer_start(struct pt_stream *s, unsigned int j, u64 *seq,
 	/* pairs with the writer's release of head */
 	head = smp_load_acquire(&w->ctl->head);
 	oldest = READ_ONCE(w->ctl->oldest);
-	head = head - oldest <= w->data_size ? oldest : head;
-	*seq_known = !head;
-	return head;
+	pos = head - oldest <= w->data_size ? oldest : head;
+	*seq_known = !pos;	/* at 0, the lane's first record: seq 0 */
+	return pos;
 }
 
 /* Timestamp of the record of seq @seq of writer lane @j if the writer says
