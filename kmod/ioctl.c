@@ -13,6 +13,10 @@
 
 /* Smallest published size of each argument (ABI version 1). */
 #define PT_ARG_MIN(type)	offsetofend(type, reserved)
+/* posix_trace_create grew by kernel_classes and reserved0, where its
+ * reserved[] began: the size before is still accepted.
+ */
+#define PT_CREATE_MIN		offsetofend(struct posix_trace_create, reserved0)
 
 static int pt_copy_arg(void *dst, size_t dst_size, size_t min_size,
 		       void __user *uarg)
@@ -61,7 +65,8 @@ static int pt_ioc_query(void __user *uarg)
 	q.features = POSIX_TRACE_FEAT_TRACE | POSIX_TRACE_FEAT_PROC_PAGE |
 		     POSIX_TRACE_FEAT_MMAP_READ | POSIX_TRACE_FEAT_FILTER |
 		     POSIX_TRACE_FEAT_WRITER | POSIX_TRACE_FEAT_INHERIT |
-		     POSIX_TRACE_FEAT_STATS | POSIX_TRACE_FEAT_LOG;
+		     POSIX_TRACE_FEAT_STATS | POSIX_TRACE_FEAT_LOG |
+		     (pt_kev_classes() ? POSIX_TRACE_FEAT_KERNEL_EVENTS : 0);
 	q.sys_max = pt_max_streams;
 	q.nr_lanes = nr_cpu_ids;
 	q.max_stream_size = pt_max_stream_size;
@@ -73,12 +78,16 @@ static int pt_ioc_create(void __user *uarg)
 {
 	struct posix_trace_create c;
 	struct pid *target;
-	int ret = pt_copy_arg(&c, sizeof(c), PT_ARG_MIN(struct posix_trace_create), uarg);
+	int ret = pt_copy_arg(&c, sizeof(c), PT_CREATE_MIN, uarg);
 
 	if (ret)
 		return ret;
 	if (c.flags & ~POSIX_TRACE_CREATE_LOG)
 		return -EINVAL;
+	if (c.reserved0 || (c.kernel_classes & ~POSIX_TRACE_KCLASS_ALL))
+		return -EINVAL;
+	if (c.kernel_classes & ~pt_kev_classes())
+		return -EOPNOTSUPP;	/* this kernel lacks a tracepoint */
 	if (c.trid || c.creation_realtime || c.creation_monotonic ||
 	    c.ro_offset || c.ro_size || c.cons_offset || c.cons_size ||
 	    c.cons_stride || !PT_RESERVED_ZERO(&c))
@@ -91,7 +100,7 @@ static int pt_ioc_create(void __user *uarg)
 	ret = pt_may_trace((pid_t)c.pid, &target);
 	if (ret)
 		return ret;
-	ret = pt_stream_create(&c, target, &pt_log_stream_ops);
+	ret = pt_stream_create(&c, target, &pt_log_stream_ops, &pt_kev_class_ops);
 	put_pid(target);
 	if (ret)
 		return ret;

@@ -122,6 +122,9 @@ static int __init pt_init(void)
 	ret = pt_hooks_init();
 	if (ret)
 		goto err_hooks;
+	ret = pt_kev_init();
+	if (ret)
+		goto err_kev;
 	ret = misc_register(&pt_miscdev);
 	if (ret) {
 		pr_err("posix_trace: cannot register misc minor %d: %d\n",
@@ -131,6 +134,8 @@ static int __init pt_init(void)
 	return 0;
 
 err_misc:
+	pt_kev_exit();
+err_kev:
 	pt_hooks_exit();
 err_hooks:
 	pt_kits_exit();
@@ -166,6 +171,7 @@ err_wq:
 static void __exit pt_exit(void)
 {
 	misc_deregister(&pt_miscdev);
+	pt_kev_exit();
 	pt_hooks_exit();
 	pt_kits_exit();		/* no probe runs, no kit is lent out */
 	synchronize_rcu_tasks();	/* see above */

@@ -33,6 +33,21 @@ struct pt_proc *pt_proc_find(struct pid *tgid)
 	return NULL;
 }
 
+/*
+ * The same without a reference, for probes: valid until the caller's RCU
+ * read-side section ends (a pt_proc is freed after a grace period).
+ */
+struct pt_proc *pt_proc_find_rcu(struct pid *tgid)
+{
+	struct pt_proc *proc;
+
+	hash_for_each_possible_rcu(pt_proc_hash, proc, hnode, (unsigned long)tgid) {
+		if (proc->tgid == tgid)
+			return proc;
+	}
+	return NULL;
+}
+
 /* The memory of a pt_proc, not set up yet (forkkit.c keeps such spares). */
 struct pt_proc *pt_proc_shell(gfp_t gfp)
 {

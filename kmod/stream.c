@@ -56,6 +56,8 @@ static void pt_stream_free_work(struct work_struct *work)
 
 	if (s->log_ops)
 		s->log_ops->free(s);
+	if (s->kclasses)
+		s->class_ops->put(s->kclasses);
 	if (s->writers)
 		pt_writers_free(s);
 	vfree(s->ro);
@@ -266,7 +268,8 @@ static bool pt_owns_streams(struct pid *tgid)
 
 /* Called with a reference on the target group's pid; consumes nothing. */
 int pt_stream_create(struct posix_trace_create *args, struct pid *target,
-		     const struct pt_log_ops *log_ops)
+		     const struct pt_log_ops *log_ops,
+		     const struct pt_class_ops *class_ops)
 {
 	struct pt_proc *proc, *owner;
 	struct task_struct *held;
@@ -292,6 +295,13 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target,
 			      sizeof(s->name) - 1) < 0) {
 		ret = -EFAULT;
 		goto err_setup;
+	}
+	if (args->kernel_classes) {
+		ret = class_ops->get(args->kernel_classes);
+		if (ret)
+			goto err_setup;
+		s->class_ops = class_ops;	/* put when freed */
+		s->kclasses = args->kernel_classes;
 	}
 	s->created_mono = ktime_get_ns();
 	s->created_real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(s->created_mono)));

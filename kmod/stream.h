@@ -68,6 +68,7 @@ struct pt_proc *pt_proc_insert(struct pt_proc *proc);
 struct pt_proc *pt_proc_shell(gfp_t gfp);
 void pt_proc_shell_free(struct pt_proc *proc);
 struct pt_proc *pt_proc_find(struct pid *tgid);
+struct pt_proc *pt_proc_find_rcu(struct pid *tgid);
 struct pt_proc *pt_proc_get_or_create(struct pid *tgid);
 void pt_proc_put(struct pt_proc *proc);
 void pt_proc_update_page(struct pt_proc *proc);
@@ -106,6 +107,17 @@ struct pt_log_ops {
 	void (*kick)(struct pt_stream *s);	/* a lane passed its flush mark */
 	void (*state_changed)(struct pt_stream *s);	/* state or filter */
 	void (*status)(struct pt_stream *s, struct posix_trace_status *st);
+};
+
+/*
+ * The kernel event classes of a stream (posix_trace_create.kernel_classes)
+ * are recorded by probes of the layer above (kev.c), which registers them
+ * while a stream asks: @get when the stream is created (process context,
+ * may sleep; an error fails the create), @put when it is freed.
+ */
+struct pt_class_ops {
+	int (*get)(u32 classes);
+	void (*put)(u32 classes);
 };
 
 /*
@@ -186,6 +198,11 @@ struct pt_stream {
 	char name[POSIX_TRACE_NAME_MAX];
 	struct pt_log *log;	/* stream with log (log.c), else NULL */
 	const struct pt_log_ops *log_ops;	/* its calls, else NULL */
+	/* POSIX_TRACE_KCLASS_* it records, fixed at creation; their probes
+	 * stay registered (@class_ops) until the stream is freed.
+	 */
+	u32 kclasses;
+	const struct pt_class_ops *class_ops;
 	unsigned int nr_lanes;
 	struct pt_lane lanes[];
 };
@@ -211,7 +228,8 @@ struct pt_stream *pt_stream_find(u32 trid);
 struct pt_stream *pt_stream_lookup(u32 trid);
 void pt_stream_put(struct pt_stream *s);
 int pt_stream_create(struct posix_trace_create *args, struct pid *target,
-		     const struct pt_log_ops *log_ops);
+		     const struct pt_log_ops *log_ops,
+		     const struct pt_class_ops *class_ops);
 int pt_attach(struct pt_stream *s, struct pt_proc *proc);
 int pt_stream_start(struct pt_stream *s, const struct posix_trace_ctl *c);
 int pt_stream_stop(struct pt_stream *s, const struct posix_trace_ctl *c);

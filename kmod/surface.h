@@ -6,6 +6,7 @@
 #ifndef PT_SURFACE_H
 #define PT_SURFACE_H
 
+#include "kev.h"
 #include "lifecycle.h"
 #include "log.h"
 

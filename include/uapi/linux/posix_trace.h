@@ -31,6 +31,7 @@
 #define POSIX_TRACE_FEAT_INHERIT	_BITULL(5)	/* Trace Inherit */
 #define POSIX_TRACE_FEAT_STATS		_BITULL(6)	/* POSIX_TRACE_IOC_STATS */
 #define POSIX_TRACE_FEAT_LOG		_BITULL(7)	/* Trace Log: logs, flush */
+#define POSIX_TRACE_FEAT_KERNEL_EVENTS	_BITULL(8)	/* kernel_classes */
 
 /* Limits shared by module and library (spec 5.2). */
 #define POSIX_TRACE_EVENT_NAME_MAX	255	/* without the NUL */
@@ -67,6 +68,48 @@
 	[POSIX_TRACE_ID_FLUSH_STOP] = "posix_trace_flush_stop",	\
 	[POSIX_TRACE_ID_DETACHED] = "posix_trace_detached",	\
 }
+
+/*
+ * Kernel events: what a traced process does in the kernel, recorded by
+ * the module into the streams that trace it when their creator asked for
+ * the event's class (posix_trace_create.kernel_classes,
+ * posix_trace_attr_setkernelclasses_np(3)).  They are system events of
+ * the implementation (spec MODEL-19): filtered like any other, never
+ * automatic.  Their data layouts are in <linux/posix_trace_kernel.h>.
+ */
+#define POSIX_TRACE_KCLASS_SYSCALL	_BITUL(0)	/* system calls */
+#define POSIX_TRACE_KCLASS_PROCESS	_BITUL(4)	/* fork, exec, exit */
+#define POSIX_TRACE_KCLASS_ALL		(POSIX_TRACE_KCLASS_SYSCALL | \
+					 POSIX_TRACE_KCLASS_PROCESS)
+/* Bits 1 (signal), 2 (sched) and 3 (fault) are kept for those classes. */
+
+#define POSIX_TRACE_ID_KERNEL_FIRST	16
+#define POSIX_TRACE_ID_SYSCALL_ENTRY	16	/* SYSCALL */
+#define POSIX_TRACE_ID_SYSCALL_EXIT	17	/* SYSCALL */
+/* 18 .. 23 are kept for the signal, sched and fault classes. */
+#define POSIX_TRACE_ID_PROCESS_FORK	24	/* PROCESS */
+#define POSIX_TRACE_ID_PROCESS_EXEC	25	/* PROCESS */
+#define POSIX_TRACE_ID_PROCESS_EXIT	26	/* PROCESS */
+#define POSIX_TRACE_ID_KERNEL_LAST	26
+
+/*
+ * Names of the kernel event types; index: id - POSIX_TRACE_ID_KERNEL_FIRST
+ * (NULL: no such type).
+ */
+#define POSIX_TRACE_KERNEL_NAMES {					\
+	[POSIX_TRACE_ID_SYSCALL_ENTRY - 16] = "posix_trace_syscall_entry", \
+	[POSIX_TRACE_ID_SYSCALL_EXIT - 16] = "posix_trace_syscall_exit",  \
+	[POSIX_TRACE_ID_PROCESS_FORK - 16] = "posix_trace_process_fork",  \
+	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = "posix_trace_process_exec",  \
+	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = "posix_trace_process_exit",  \
+}
+
+/* The class an id of the kernel range belongs to, 0 if none. */
+#define POSIX_TRACE_KCLASS_OF(id)					\
+	((id) == POSIX_TRACE_ID_SYSCALL_ENTRY ||			\
+	 (id) == POSIX_TRACE_ID_SYSCALL_EXIT ? POSIX_TRACE_KCLASS_SYSCALL : \
+	 (id) >= POSIX_TRACE_ID_PROCESS_FORK &&				\
+	 (id) <= POSIX_TRACE_ID_PROCESS_EXIT ? POSIX_TRACE_KCLASS_PROCESS : 0)
 
 #define POSIX_TRACE_ID_UNNAMED		256	/* first user id */
 #define POSIX_TRACE_ID_NR \
@@ -396,6 +439,10 @@ struct posix_trace_query {
  *			it drops the event (never-lose mode,
  *			posix_trace_attr_setfullwait_np(3)); at most
  *			POSIX_TRACE_FULL_WAIT_MAX.  Once "reserved".
+ * @kernel_classes:	Input: POSIX_TRACE_KCLASS_* bits, the kernel events
+ *			the stream records for the processes it traces; 0:
+ *			none.  Once "reserved".
+ * @reserved0:		zero.
  * @reserved:		zero.
  *
  * Without POSIX_TRACE_CREATE_LOG the regions are for reading; with it the
@@ -423,6 +470,8 @@ struct posix_trace_create {
 	__u32 log_policy;
 	__u64 log_size;
 	__u64 full_wait_ns;
+	__u32 kernel_classes;
+	__u32 reserved0;
 	__u64 reserved[1];
 };
 

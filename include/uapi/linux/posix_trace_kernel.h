@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Data of the kernel events (<linux/posix_trace.h>, POSIX_TRACE_KCLASS_*):
+ * what posix_trace_getnext_event() returns as an event's data, and what a
+ * log keeps.  Analyzers include this header.  Every layout starts with
+ * its fixed part; variable bytes (a path) follow it, their length in the
+ * fixed part.  Fields only grow at the end: a reader takes
+ * min(data length, sizeof) bytes and treats what is missing as zero.
+ *
+ * The traced thread is the record's pid/tid; its time is the record's
+ * timestamp (CLOCK_MONOTONIC), taken when the kernel reached the point.
+ * No field ever holds a kernel address or kernel memory: arguments and
+ * return values are the registers the thread passed and got back, and
+ * strings are copied from the thread's own memory.
+ */
+#ifndef _UAPI_LINUX_POSIX_TRACE_KERNEL_H
+#define _UAPI_LINUX_POSIX_TRACE_KERNEL_H
+
+#include <linux/types.h>
+
+/* posix_trace_syscall_entry.flags */
+#define POSIX_TRACE_SYSCALL_COMPAT	(1U << 0)	/* 32-bit system call */
+#define POSIX_TRACE_SYSCALL_PATH	(1U << 1)	/* a path follows */
+#define POSIX_TRACE_SYSCALL_PATH_TRUNC	(1U << 2)	/* ... cut short */
+#define POSIX_TRACE_SYSCALL_PATH_FAULT	(1U << 3)	/* not resident: no path */
+
+/* The longest path an entry carries, without a NUL. */
+#define POSIX_TRACE_SYSCALL_PATH_MAX	256
+
+/**
+ * struct posix_trace_syscall_entry - POSIX_TRACE_ID_SYSCALL_ENTRY
+ * @nr:		system call number of the thread's ABI (x86-64's, or i386's
+ *		with POSIX_TRACE_SYSCALL_COMPAT).
+ * @flags:	POSIX_TRACE_SYSCALL_* bits.
+ * @args:	the six argument registers, as passed.
+ * @path_arg:	with POSIX_TRACE_SYSCALL_PATH or _PATH_FAULT: the index in
+ *		@args of the path argument.
+ * @path_len:	bytes of path after this structure (no NUL).  The copy
+ *		never faults: a path that is not resident in memory at
+ *		entry is not copied (POSIX_TRACE_SYSCALL_PATH_FAULT).
+ *
+ * Recorded when the thread enters the call, so a call that blocks is
+ * visible while it blocks.
+ */
+struct posix_trace_syscall_entry {
+	__u32 nr;
+	__u32 flags;
+	__u64 args[6];
+	__u32 path_arg;
+	__u32 path_len;
+};
+
+/**
+ * struct posix_trace_syscall_exit - POSIX_TRACE_ID_SYSCALL_EXIT
+ * @nr:		as in the entry.
+ * @flags:	POSIX_TRACE_SYSCALL_COMPAT or 0.
+ * @ret:	the return register, as a signed 64-bit value in two's
+ *		complement (-4095 .. -1: -errno).
+ *
+ * The call's duration is this record's timestamp minus that of the
+ * entry of the same thread before it.  execve() and exit() have no
+ * exit record when they do not return.
+ */
+struct posix_trace_syscall_exit {
+	__u32 nr;
+	__u32 flags;
+	__u64 ret;
+};
+
+/**
+ * struct posix_trace_process_fork - POSIX_TRACE_ID_PROCESS_FORK
+ * @child_pid:	the new process's id, or for a new thread its process's,
+ *		in the stream's pid namespace (0 if not visible there).
+ * @child_tid:	the new thread's id, as @child_pid.
+ * @flags:	POSIX_TRACE_FORK_THREAD: a thread, not a process.
+ * @reserved:	zero.
+ *
+ * Recorded by the parent, in the parent's process.
+ */
+#define POSIX_TRACE_FORK_THREAD		(1U << 0)
+struct posix_trace_process_fork {
+	__u32 child_pid;
+	__u32 child_tid;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/**
+ * struct posix_trace_process_exec - POSIX_TRACE_ID_PROCESS_EXEC
+ * @old_tid:	the thread id that called exec (another thread of the
+ *		process may have, and became the leader).
+ * @name_len:	bytes of file name after this structure (no NUL), as the
+ *		caller named the file, at most POSIX_TRACE_SYSCALL_PATH_MAX.
+ *
+ * Recorded when the new image is in place, before it runs.  An exec that
+ * raises privileges is recorded only into streams whose controller may
+ * still trace the process afterwards.
+ */
+struct posix_trace_process_exec {
+	__u32 old_tid;
+	__u32 name_len;
+};
+
+/**
+ * struct posix_trace_process_exit - POSIX_TRACE_ID_PROCESS_EXIT
+ * @status:	the wait status the parent will see (as waitpid()'s).
+ * @reserved:	zero.
+ *
+ * Recorded once, by the last thread of the process to exit.
+ */
+struct posix_trace_process_exit {
+	__u32 status;
+	__u32 reserved;
+};
+
+#endif /* _UAPI_LINUX_POSIX_TRACE_KERNEL_H */

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel event classes: their probes are registered while a stream asks
+ * for the class, and not at all otherwise, so that nobody pays for a
+ * class no stream records.  While one does, every task that reaches the
+ * tracepoint pays one lookup of its process (pt_kev_proc()); only the
+ * processes a stream traces pay for a record.
+ */
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/tracepoint.h>
+#include "kev.h"
+
+static struct pt_kev_hook pt_kev_hooks[] = {
+	{ "sys_enter", pt_kev_sys_enter, POSIX_TRACE_KCLASS_SYSCALL },
+	{ "sys_exit", pt_kev_sys_exit, POSIX_TRACE_KCLASS_SYSCALL },
+	{ "sched_process_fork", pt_kev_fork, POSIX_TRACE_KCLASS_PROCESS },
+	{ "sched_process_exec", pt_kev_exec, POSIX_TRACE_KCLASS_PROCESS },
+	{ "sched_process_exit", pt_kev_exit_probe, POSIX_TRACE_KCLASS_PROCESS },
+};
+
+#define PT_KEV_NR_CLASSES	5	/* bits of POSIX_TRACE_KCLASS_* */
+
+/* Streams recording each class (bit number); probes registered while > 0. */
+static DEFINE_MUTEX(pt_kev_lock);
+static unsigned int pt_kev_users[PT_KEV_NR_CLASSES];
+/* Classes whose tracepoints this kernel has: set once at init. */
+static u32 pt_kev_avail;
+
+static void pt_kev_find(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
+		if (!strcmp(tp->name, pt_kev_hooks[i].name))
+			pt_kev_hooks[i].tp = tp;
+	}
+}
+
+int pt_kev_init(void)
+{
+	unsigned int i;
+
+	for_each_kernel_tracepoint(pt_kev_find, NULL);
+	pt_kev_avail = POSIX_TRACE_KCLASS_ALL;
+	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
+		if (!pt_kev_hooks[i].tp) {
+			pr_info("posix_trace: no tracepoint %s: kernel events of class %#x not offered\n",
+				pt_kev_hooks[i].name, pt_kev_hooks[i].class);
+			pt_kev_avail &= ~pt_kev_hooks[i].class;
+		}
+	}
+	return 0;
+}
+
+/* Every stream was freed first (each holds a module reference). */
+void pt_kev_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PT_KEV_NR_CLASSES; i++)
+		WARN_ON(pt_kev_users[i]);
+	tracepoint_synchronize_unregister();
+}
+
+/* The classes POSIX_TRACE_IOC_CREATE accepts on this kernel. */
+u32 pt_kev_classes(void)
+{
+	return pt_kev_avail;
+}
+
+static void pt_kev_unregister(u32 class)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
+		if (pt_kev_hooks[i].class == class)
+			tracepoint_probe_unregister(pt_kev_hooks[i].tp,
+						    pt_kev_hooks[i].probe, NULL);
+	}
+}
+
+static int pt_kev_register(u32 class)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
+		if (pt_kev_hooks[i].class != class)
+			continue;
+		ret = tracepoint_probe_register(pt_kev_hooks[i].tp,
+						pt_kev_hooks[i].probe, NULL);
+		if (ret)
+			goto err_register;
+	}
+	return 0;
+
+err_register:
+	while (i--) {
+		if (pt_kev_hooks[i].class == class)
+			tracepoint_probe_unregister(pt_kev_hooks[i].tp,
+						    pt_kev_hooks[i].probe, NULL);
+	}
+	return ret;
+}
+
+static void pt_kev_put_locked(u32 classes)
+{
+	unsigned int b;
+
+	lockdep_assert_held(&pt_kev_lock);
+	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
+		if ((classes & BIT(b)) && !--pt_kev_users[b])
+			pt_kev_unregister(BIT(b));
+	}
+}
+
+/* A stream asks for @classes (validated against pt_kev_classes()). */
+static int pt_kev_get(u32 classes)
+{
+	unsigned int b;
+	int ret = 0;
+
+	if (classes & ~pt_kev_avail)
+		return -EOPNOTSUPP;
+	mutex_lock(&pt_kev_lock);
+	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
+		if (!(classes & BIT(b)))
+			continue;
+		if (!pt_kev_users[b]) {
+			ret = pt_kev_register(BIT(b));
+			if (ret)
+				break;
+		}
+		pt_kev_users[b]++;
+	}
+	if (ret)	/* the classes below b were taken */
+		pt_kev_put_locked(classes & (BIT(b) - 1));
+	mutex_unlock(&pt_kev_lock);
+	return ret;
+}
+
+/* The stream is freed: it records nothing any more. */
+static void pt_kev_put(u32 classes)
+{
+	mutex_lock(&pt_kev_lock);
+	pt_kev_put_locked(classes);
+	mutex_unlock(&pt_kev_lock);
+}
+
+const struct pt_class_ops pt_kev_class_ops = {
+	.get = pt_kev_get,
+	.put = pt_kev_put,
+};
+
+/*
+ * The calling task's process if a stream traces it, under the caller's
+ * RCU read-side section (probes run with preemption disabled).  Nothing
+ * while an exec that raised privileges has not yet detached the
+ * controllers that lost the right to trace the process (lifecycle.c):
+ * nothing of the new image may reach them.
+ */
+struct pt_proc *pt_kev_proc(void)
+{
+	struct pt_proc *proc = pt_proc_find_rcu(task_tgid(current));
+
+	if (!proc || test_bit(PT_PROC_EXEC_RAISED, &proc->flags))
+		return NULL;
+	return proc;
+}
+
+/* Record @ev into each stream tracing @proc that asked for @class. */
+void pt_kev_emit(struct pt_proc *proc, u32 class, struct pt_event *ev)
+{
+	struct pt_attach *a;
+
+	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
+		if (a->stream->kclasses & class)
+			pt_record(a->stream, ev);
+	}
+}

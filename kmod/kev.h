@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel events: probes on kernel tracepoints that record what a traced
+ * process does in the kernel into the streams that asked for the event's
+ * class (posix_trace_create.kernel_classes).  Beside the log writer and
+ * the lifecycle, above streams (stream.h): kev.c registers a class's
+ * probes while a stream asks (struct pt_class_ops) and finds the streams
+ * of the current process; kev_syscall.c and kev_process.c are the probes.
+ */
+#ifndef PT_KEV_H
+#define PT_KEV_H
+
+#include "stream.h"
+
+struct linux_binprm;
+struct pt_regs;
+
+/*
+ * struct pt_kev_hook - one probe on one tracepoint, registered while a
+ * stream records @class.  @tp is found once at module init; a class whose
+ * tracepoint this kernel lacks is not offered (pt_kev_classes()).
+ */
+struct pt_kev_hook {
+	const char *name;
+	void *probe;
+	u32 class;
+	struct tracepoint *tp;
+};
+
+/* kev.c */
+extern const struct pt_class_ops pt_kev_class_ops;
+int pt_kev_init(void);
+void pt_kev_exit(void);
+u32 pt_kev_classes(void);
+struct pt_proc *pt_kev_proc(void);
+void pt_kev_emit(struct pt_proc *proc, u32 class, struct pt_event *ev);
+
+/* kev_syscall.c, kev_process.c: the probes, for kev.c's table. */
+void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id);
+void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret);
+void pt_kev_fork(void *data, struct task_struct *parent,
+		 struct task_struct *child);
+void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
+		 struct linux_binprm *bprm);
+void pt_kev_exit_probe(void *data, struct task_struct *p);
+
+#endif /* PT_KEV_H */
