@@ -4,6 +4,8 @@
  * (forkkit.c) so that the fork probe allocates nothing, and the streams
  * it inherits (inherit.c) snapshotted for the work that attaches them.
  */
+#include <linux/module.h>
+#include <linux/sched/signal.h>
 #include "lifecycle.h"
 
 /* pt_proc_alloc() from a fork kit, in the fork probe: no allocation. */
@@ -26,6 +28,27 @@ static struct pt_proc *pt_proc_from_kit(struct pt_kit *kit, struct pid *tgid,
 }
 
 /*
+ * The child joins its streams before its first instruction in user space
+ * when one of them records kernel events: else its first system calls
+ * would run before the fork work attached it, and be missed.
+ */
+static void pt_settle_tw(struct callback_head *head)
+{
+	struct pt_proc *proc = container_of(head, struct pt_proc, settle_tw);
+
+	pt_proc_settle(proc);
+	pt_proc_put(proc);
+	module_put(THIS_MODULE);	/* last: see pt_exit() */
+}
+
+static void pt_fork_settle_early(struct task_struct *child, struct pt_proc *cproc)
+{
+	kref_get(&cproc->ref);	/* the callback's */
+	if (pt_tw_add(child, &cproc->settle_tw, pt_settle_tw, TWA_RESUME))
+		pt_proc_put(cproc);
+}
+
+/*
  * fork() of a known process (sched_process_fork probe, preemption
  * disabled): what the child needs comes from a fork kit (forkkit.c), so
  * nothing is allocated here on PREEMPT_RT.
@@ -35,9 +58,11 @@ static struct pt_proc *pt_proc_from_kit(struct pt_kit *kit, struct pid *tgid,
  * 5.17).  If an allocation fails the child is not traced and starts with
  * an empty mapping when it first needs one.
  */
-void pt_fork_child(struct pid *parent, struct pid *child)
+void pt_fork_child(struct pid *parent, struct task_struct *child_task)
 {
+	struct pid *child = task_tgid(child_task);
 	struct pt_proc *pproc = pt_proc_find(parent);
+	bool kernel = false;
 	struct pt_inherit *inh;
 	struct pt_proc *cproc;
 	struct pt_kit *kit;
@@ -65,6 +90,7 @@ void pt_fork_child(struct pid *parent, struct pid *child)
 		}
 	}
 	if (inh) {
+		kernel = pt_inherit_records_kernel(inh);
 		pt_inherit_fill_page(cproc, pproc, inh);
 		pt_inherit_set(cproc, inh);
 	}
@@ -82,6 +108,8 @@ void pt_fork_child(struct pid *parent, struct pid *child)
 		kref_get(&cproc->ref);	/* the work item's */
 		if (!queue_work(pt_wq, &cproc->fork_work))
 			pt_proc_put(cproc);
+		if (kernel)	/* not @inh: the work may have freed it */
+			pt_fork_settle_early(child_task, cproc);
 	}
 	pt_proc_put(cproc);
 out:

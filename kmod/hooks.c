@@ -31,7 +31,7 @@ static void pt_probe_fork(void *data, struct task_struct *parent,
 {
 	if (!thread_group_leader(child))
 		return;		/* a new thread, not a new process */
-	pt_fork_child(task_tgid(parent), task_tgid(child));
+	pt_fork_child(task_tgid(parent), child);
 }
 
 static void pt_probe_exit(void *data, struct task_struct *p)

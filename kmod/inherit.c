@@ -34,6 +34,18 @@ struct pt_inherit {
 	struct pt_stream *streams[];
 };
 
+/* A stream the child joins records kernel events (fork.c). */
+bool pt_inherit_records_kernel(const struct pt_inherit *inh)
+{
+	unsigned int i;
+
+	for (i = 0; i < inh->nr; i++) {
+		if (inh->streams[i]->kclasses)
+			return true;
+	}
+	return false;
+}
+
 static bool pt_inherit_has(const struct pt_inherit *inh, const struct pt_stream *s)
 {
 	unsigned int i;

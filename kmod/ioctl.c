@@ -472,6 +472,7 @@ static void pt_stats_read(struct posix_trace_stats *st)
 	st->maps = atomic_read(&pt_stats[PT_STAT_MAPS]);
 	st->users = atomic_read(&pt_stats[PT_STAT_USERS]);
 	pt_kits_read(&st->fork_kits, &st->fork_misses);
+	st->kernel_classes = pt_kev_registered();
 }
 
 /* Counts only, so any process may ask. */

@@ -71,6 +71,21 @@ u32 pt_kev_classes(void)
 	return pt_kev_avail;
 }
 
+/* The classes whose probes are registered now (POSIX_TRACE_IOC_STATS). */
+u32 pt_kev_registered(void)
+{
+	u32 classes = 0;
+	unsigned int b;
+
+	mutex_lock(&pt_kev_lock);
+	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
+		if (pt_kev_users[b])
+			classes |= BIT(b);
+	}
+	mutex_unlock(&pt_kev_lock);
+	return classes;
+}
+
 static void pt_kev_unregister(u32 class)
 {
 	unsigned int i;

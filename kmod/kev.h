@@ -32,6 +32,7 @@ extern const struct pt_class_ops pt_kev_class_ops;
 int pt_kev_init(void);
 void pt_kev_exit(void);
 u32 pt_kev_classes(void);
+u32 pt_kev_registered(void);
 struct pt_proc *pt_kev_proc(void);
 void pt_kev_emit(struct pt_proc *proc, u32 class, struct pt_event *ev);
 

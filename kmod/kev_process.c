@@ -56,10 +56,11 @@ struct pt_exec_data {
 
 /*
  * The new image is in place.  An exec that raised privileges is not
- * recorded here: the lifecycle detaches the controllers that lost the
- * right before the image runs, and until then pt_kev_proc() finds
- * nothing (PT_PROC_EXEC_RAISED, set by the lifecycle's probe on this
- * same tracepoint, may not be set yet, so the test is repeated here).
+ * recorded: which controllers keep the right to trace is decided by the
+ * lifecycle's task work, after this probe (lifecycle.c), and until it
+ * ran pt_kev_proc() finds nothing (PT_PROC_EXEC_RAISED, set by the
+ * lifecycle's probe on this same tracepoint, maybe after this one, so the
+ * test is repeated here).
  */
 void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 		 struct linux_binprm *bprm)

@@ -35,8 +35,8 @@
 #include <linux/task_work.h>
 #include "lifecycle.h"
 
-static int pt_tw_add(struct task_struct *task, struct callback_head *head,
-		     task_work_func_t fn, enum task_work_notify_mode mode)
+int pt_tw_add(struct task_struct *task, struct callback_head *head,
+	      task_work_func_t fn, enum task_work_notify_mode mode)
 {
 	int ret;
 

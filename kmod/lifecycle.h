@@ -8,6 +8,7 @@
 #ifndef PT_LIFECYCLE_H
 #define PT_LIFECYCLE_H
 
+#include <linux/task_work.h>
 #include "stream.h"
 
 /*
@@ -40,14 +41,17 @@ void pt_inherit_fill_page(struct pt_proc *child, struct pt_proc *parent,
 			  const struct pt_inherit *inh);
 void pt_inherit_set(struct pt_proc *child, struct pt_inherit *inh);
 void pt_inherit_free(struct pt_inherit *inh);
+bool pt_inherit_records_kernel(const struct pt_inherit *inh);
 void pt_proc_fork_work(struct work_struct *work);
 void pt_proc_settle(struct pt_proc *proc);
 void pt_settle_current(void);
 
 /* fork.c */
-void pt_fork_child(struct pid *parent, struct pid *child);
+void pt_fork_child(struct pid *parent, struct task_struct *child);
 
 /* lifecycle.c */
+int pt_tw_add(struct task_struct *task, struct callback_head *head,
+	      task_work_func_t fn, enum task_work_notify_mode mode);
 void pt_lifecycle_exit(struct task_struct *task);
 void pt_lifecycle_exec(struct task_struct *task, bool raised);
 void pt_exec_detach_raised(struct pt_proc *proc);

@@ -314,6 +314,11 @@ static int pt_logf_write_info(struct pt_stream *s)
 
 static const char *const pt_system_names[PT_LOG_NR_SYSTEM + 1] =
 	POSIX_TRACE_SYSTEM_NAMES;
+static const char *const pt_kernel_names[POSIX_TRACE_ID_KERNEL_LAST -
+					  POSIX_TRACE_ID_KERNEL_FIRST + 1] =
+	POSIX_TRACE_KERNEL_NAMES;
+static const u32 pt_kernel_classes[ARRAY_SIZE(pt_kernel_names)] =
+	POSIX_TRACE_KERNEL_CLASSES;
 
 /* A TYPES block being assembled in @log->mbuf. */
 struct pt_types {
@@ -366,6 +371,17 @@ static int pt_logf_types(struct pt_stream *s, bool system)
 	for (id = 1; system && id <= PT_LOG_NR_SYSTEM; id++)
 		pt_types_add(log, &t, id, pt_system_names[id],
 			     strlen(pt_system_names[id]));
+	/* The kernel events of the classes the stream records: a reader
+	 * lists the log's types from this block.
+	 */
+	for (id = POSIX_TRACE_ID_KERNEL_FIRST;
+	     system && id <= POSIX_TRACE_ID_KERNEL_LAST; id++) {
+		unsigned int k = id - POSIX_TRACE_ID_KERNEL_FIRST;
+		const char *kname = pt_kernel_names[k];
+
+		if (kname && (s->kclasses & pt_kernel_classes[k]))
+			pt_types_add(log, &t, id, kname, strlen(kname));
+	}
 	for (; log->types_done < n; log->types_done++) {
 		id = POSIX_TRACE_ID_UNNAMED + log->types_done;
 		if (t.len > room) {

@@ -44,6 +44,7 @@ struct pt_proc {
 	struct work_struct fork_work;
 	struct callback_head exit_tw;
 	struct callback_head exec_tw;
+	struct callback_head settle_tw;	/* fork.c: a child joins first */
 	unsigned long flags;
 	struct pt_inherit __rcu *inherit;	/* streams to join (inherit.c) */
 	struct rcu_head rcu;

@@ -104,12 +104,14 @@
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = "posix_trace_process_exit",  \
 }
 
-/* The class an id of the kernel range belongs to, 0 if none. */
-#define POSIX_TRACE_KCLASS_OF(id)					\
-	((id) == POSIX_TRACE_ID_SYSCALL_ENTRY ||			\
-	 (id) == POSIX_TRACE_ID_SYSCALL_EXIT ? POSIX_TRACE_KCLASS_SYSCALL : \
-	 (id) >= POSIX_TRACE_ID_PROCESS_FORK &&				\
-	 (id) <= POSIX_TRACE_ID_PROCESS_EXIT ? POSIX_TRACE_KCLASS_PROCESS : 0)
+/* The class of each kernel event type; index as POSIX_TRACE_KERNEL_NAMES. */
+#define POSIX_TRACE_KERNEL_CLASSES {					\
+	[POSIX_TRACE_ID_SYSCALL_ENTRY - 16] = POSIX_TRACE_KCLASS_SYSCALL, \
+	[POSIX_TRACE_ID_SYSCALL_EXIT - 16] = POSIX_TRACE_KCLASS_SYSCALL,  \
+	[POSIX_TRACE_ID_PROCESS_FORK - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
+	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
+	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
+}
 
 #define POSIX_TRACE_ID_UNNAMED		256	/* first user id */
 #define POSIX_TRACE_ID_NR \
@@ -720,6 +722,10 @@ struct posix_trace_filter {
  * @fork_kits:		Output: fork kits ready in the pool (design.md §3).
  * @fork_misses:	Output: forks of known processes that found the pool
  *			empty since the module was loaded.
+ * @kernel_classes:	Output: POSIX_TRACE_KCLASS_* whose probes are
+ *			registered (some stream records the class).  Once
+ *			"reserved".
+ * @reserved0:		zero.
  * @reserved:		zero.
  */
 struct posix_trace_stats {
@@ -735,7 +741,9 @@ struct posix_trace_stats {
 	__u32 users;
 	__u32 fork_kits;
 	__u32 fork_misses;
-	__u64 reserved[3];
+	__u32 kernel_classes;
+	__u32 reserved0;
+	__u64 reserved[2];
 };
 
 #define POSIX_TRACE_IOC_MAGIC	0xB9
