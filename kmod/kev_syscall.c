@@ -3,7 +3,9 @@
  * Class SYSCALL: an entry record when a traced thread enters a system call
  * (number, the six argument registers, and for calls that name a file
  * the path, copied without faulting) and an exit record with the return
- * register (<linux/posix_trace_kernel.h>).
+ * register and the path again (<linux/posix_trace_kernel.h>): at entry a
+ * path the thread never touched is not resident, and a probe may not
+ * fault it in; at exit the call has read it.
  *
  * Probe prototypes (include/trace/events/syscalls.h), 3.x .. 6.x:
  *   sys_enter(struct pt_regs *regs, long id)
@@ -124,24 +126,53 @@ out:
 	rcu_read_unlock();
 }
 
+struct pt_sys_exit_data {
+	struct posix_trace_syscall_exit x;
+	char path[POSIX_TRACE_SYSCALL_PATH_MAX];
+};
+
+/* After a successful exec the registers are the new image's. */
+static bool pt_sys_is_exec(long nr)
+{
+#ifdef CONFIG_X86_64
+	return nr == __NR_execve || nr == __NR_execveat;
+#else
+	return false;
+#endif
+}
+
 void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	struct posix_trace_syscall_exit x = { .ret = (u64)ret };
+	struct pt_sys_exit_data d;
+	unsigned long args[6];
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_SYSCALL_EXIT,
 		.from_task = true,
-		.data = &x,
-		.data_len = sizeof(x),
+		.data = &d,
 	};
 	struct pt_proc *proc;
+	int path = -1;
+	long nr;
 
 	rcu_read_lock();
 	proc = pt_kev_proc();
-	if (proc) {
-		x.nr = (u32)syscall_get_nr(current, regs);
-		if (in_compat_syscall())
-			x.flags = POSIX_TRACE_SYSCALL_COMPAT;
-		pt_kev_emit(proc, POSIX_TRACE_KCLASS_SYSCALL, &ev);
+	if (!proc)
+		goto out;
+	memset(&d.x, 0, sizeof(d.x));
+	nr = syscall_get_nr(current, regs);
+	d.x.nr = (u32)nr;
+	d.x.ret = (u64)ret;
+	if (in_compat_syscall())
+		d.x.flags = POSIX_TRACE_SYSCALL_COMPAT;
+	else if (!(ret == 0 && pt_sys_is_exec(nr)))
+		path = pt_sys_path_arg(nr);
+	if (path >= 0) {
+		syscall_get_arguments(current, regs, args);
+		d.x.path_arg = path;
+		d.x.path_len = pt_sys_copy_path(d.path, args[path], &d.x.flags);
 	}
+	ev.data_len = sizeof(d.x) + d.x.path_len;
+	pt_kev_emit(proc, POSIX_TRACE_KCLASS_SYSCALL, &ev);
+out:
 	rcu_read_unlock();
 }

@@ -36,8 +36,9 @@
  * @path_arg:	with POSIX_TRACE_SYSCALL_PATH or _PATH_FAULT: the index in
  *		@args of the path argument.
  * @path_len:	bytes of path after this structure (no NUL).  The copy
- *		never faults: a path that is not resident in memory at
- *		entry is not copied (POSIX_TRACE_SYSCALL_PATH_FAULT).
+ *		never faults: a path on a page the thread has not touched
+ *		yet (a string literal, often) is not copied here
+ *		(POSIX_TRACE_SYSCALL_PATH_FAULT); the exit record has it.
  *
  * Recorded when the thread enters the call, so a call that blocks is
  * visible while it blocks.
@@ -53,18 +54,27 @@ struct posix_trace_syscall_entry {
 /**
  * struct posix_trace_syscall_exit - POSIX_TRACE_ID_SYSCALL_EXIT
  * @nr:		as in the entry.
- * @flags:	POSIX_TRACE_SYSCALL_COMPAT or 0.
+ * @flags:	POSIX_TRACE_SYSCALL_* bits, as in the entry.
  * @ret:	the return register, as a signed 64-bit value in two's
  *		complement (-4095 .. -1: -errno).
+ * @path_arg:	as in the entry.
+ * @path_len:	as in the entry: the path again, copied at exit, when the
+ *		kernel has read it, so it is resident now where it was not
+ *		at entry.  None after an execve() that succeeded (the
+ *		registers are the new image's; the exec record has the
+ *		name).
  *
  * The call's duration is this record's timestamp minus that of the
- * entry of the same thread before it.  execve() and exit() have no
- * exit record when they do not return.
+ * entry of the same thread before it.  exit() and exit_group() have no
+ * exit record, and execve() has one only if it failed or its image may
+ * be recorded (see struct posix_trace_process_exec).
  */
 struct posix_trace_syscall_exit {
 	__u32 nr;
 	__u32 flags;
 	__u64 ret;
+	__u32 path_arg;
+	__u32 path_len;
 };
 
 /**
