@@ -3,7 +3,8 @@
  * Kernel events (posix_trace_attr_setkernelclasses_np(3)) in the library,
  * without the module: their names, the type list of a stream that records
  * them, event sets, and their records read from a kernel lane
- * (lane_fake.h plays the module).
+ * (lane_fake.h plays the module) and from logs (log_writer.h writes them
+ * as the module does, and as it did before it named kernel ids).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <linux/posix_trace_kernel.h>
 
 #include "lane_fake.h"
+#include "log_writer.h"
 #include "pt_test.h"
 
 #define NK	5
@@ -264,6 +266,290 @@ static void test_records_read_from_a_kernel_lane(void)
 	lf_teardown(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Logs                                                                */
+/* ------------------------------------------------------------------ */
+
+static int open_log(const struct lw_log *w, trace_id_t *trid)
+{
+	int fd = lw_memfd(w->buf, w->end), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = posix_trace_open(fd, trid);
+	close(fd);
+	return ret;
+}
+
+/* The whole type list of a log. */
+static unsigned int log_types(trace_id_t trid, trace_event_id_t *ids, unsigned int max)
+{
+	unsigned int n = 0;
+	trace_event_id_t id;
+	int unavailable;
+
+	EXPECT_RC(posix_trace_eventtypelist_rewind(trid), 0);
+	while (n < max) {
+		EXPECT_RC(posix_trace_eventtypelist_getnext_id(trid, &id, &unavailable), 0);
+		if (unavailable)
+			break;
+		ids[n++] = id;
+	}
+	return n;
+}
+
+static void expect_list(trace_id_t trid, const trace_event_id_t *want, unsigned int n)
+{
+	trace_event_id_t got[64];
+	unsigned int m = log_types(trid, got, 64), i;
+
+	EXPECT_EQ(m, n);
+	for (i = 0; i < m && i < n; i++)
+		if (got[i] != want[i])
+			PT_FAIL("list entry %u: %u, expected %u", i, got[i], want[i]);
+}
+
+static unsigned int log_classes(trace_id_t trid)
+{
+	unsigned int v = ~0u;
+	trace_attr_t a;
+
+	EXPECT_RC(posix_trace_get_attr(trid, &a), 0);
+	EXPECT_RC(posix_trace_attr_getkernelclasses_np(&a, &v), 0);
+	return v;
+}
+
+static void expect_name(trace_id_t trid, trace_event_id_t id, const char *want)
+{
+	char name[TRACE_EVENT_NAME_MAX + 1] = "canary";
+
+	EXPECT_RC(posix_trace_eventid_get_name(trid, id, name), 0);
+	if (strcmp(name, want))
+		PT_FAIL("id %u: name '%s', expected '%s'", id, name, want);
+}
+
+/* The kernel events of a sample: an entry with a path, its exit, a fork,
+ * an exec and an exit, of pid 4242, between user events. */
+static struct {
+	struct posix_trace_syscall_entry e;
+	char path[16];
+} s_entry = { .e = { .nr = 2, .flags = POSIX_TRACE_SYSCALL_PATH, .args = { 0x1000, 0x42 },
+		     .path_len = 11 }, .path = "/etc/passwd" };
+static const struct posix_trace_syscall_exit s_exit = { .nr = 2, .ret = 3 };
+static const struct posix_trace_process_fork s_fork = { .child_pid = 4243, .child_tid = 4243 };
+static struct {
+	struct posix_trace_process_exec x;
+	char name[8];
+} s_exec = { .x = { .old_tid = 4242, .name_len = 7 }, .name = "/bin/ls" };
+static const struct posix_trace_process_exit s_pexit = { .status = 0 };
+
+#define NS	8
+
+static void sample_events(struct lw_event *ev)
+{
+	static const uint32_t ids[NS] = { 2, 256, 16, 17, 24, 25, 256, 26 };
+	const void *data[NS] = { NULL, "u", &s_entry, &s_exit, &s_fork, &s_exec, "v", &s_pexit };
+	const uint32_t len[NS] = { 0, 1, sizeof(s_entry.e) + 11, sizeof(s_exit), sizeof(s_fork),
+				   sizeof(s_exec.x) + 7, 1, sizeof(s_pexit) };
+	unsigned int i;
+
+	for (i = 0; i < NS; i++)
+		ev[i] = (struct lw_event){ .id = ids[i], .pid = 4242, .tid = 4242,
+					   .ts = 5000000000ull + 1000 * i,
+					   .flags = ids[i] < 256 ? POSIX_TRACE_REC_AUTO : 0,
+					   .data = data[i], .data_len = len[i] };
+}
+
+/* Every event of the sample, read back with its id, pid and data. */
+static void expect_sample_events(trace_id_t trid, unsigned int rounds)
+{
+	struct posix_trace_event_info info;
+	struct lw_event want[NS];
+	unsigned char data[512];
+	unsigned int n = 0;
+	size_t len;
+	int unavailable;
+
+	sample_events(want);
+	for (;;) {
+		EXPECT_RC(posix_trace_getnext_event(trid, &info, data, sizeof(data), &len,
+						    &unavailable), 0);
+		if (unavailable || n >= rounds * NS)
+			break;
+		EXPECT_EQ(info.posix_event_id, want[n % NS].id);
+		EXPECT_EQ(info.posix_pid, 4242);
+		EXPECT_EQ(len, want[n % NS].data_len);
+		if (len == want[n % NS].data_len && len)
+			EXPECT(memcmp(data, want[n % NS].data, len) == 0);
+		n++;
+	}
+	EXPECT_EQ(n, rounds * NS);
+}
+
+/*
+ * A log of a stream with both classes, as the module writes it: its
+ * TYPES block names the system ids and the kernel ids of the classes.
+ * Events in a 1.0 EVENTS block and in a packed one read back whole; the
+ * names are the log's; the list has the kernel ids between the system
+ * and the user ids; get_attr gives the classes.
+ */
+static void test_log_with_kernel_events(void)
+{
+	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 24, 25, 26, 256 };
+	static const char *const names[] = {
+		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
+		"posix_trace_detached", "posix_trace_syscall_entry",
+		"posix_trace_syscall_exit", "posix_trace_process_fork",
+		"posix_trace_process_exec", "posix_trace_process_exit",
+		"posix_trace_unnamed_userevent",
+	};
+	struct lw_event ev[NS];
+	struct lw_log w;
+	trace_id_t trid;
+	unsigned int i;
+
+	sample_events(ev);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "kernel", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 10);
+	lw_events(&w, ev, NS);
+	lw_events_packed(&w, ev, NS);
+	if (open_log(&w, &trid)) {
+		PT_FAIL("open");
+		free(w.buf);
+		return;
+	}
+	expect_sample_events(trid, 2);
+	for (i = 0; i < 10; i++)
+		expect_name(trid, ids[i], names[i]);
+	expect_list(trid, ids, 10);
+	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_ALL_NP);
+	EXPECT_RC(posix_trace_close(trid), 0);
+	free(w.buf);
+}
+
+/*
+ * A log whose TYPES lack a kernel name (lost, or never written): an id of
+ * a class named in the log brings the class's other ids into the list,
+ * each named by the library; a kernel event of a class the log names no
+ * id of is still named, but not listed.  A log's own name wins.
+ */
+static void test_log_kernel_names_fall_back(void)
+{
+	static const trace_event_id_t ids[] = { 2, 16, 256 };
+	static const char *const names[] = { "posix_trace_start", "my_entry", "u" };
+	static const trace_event_id_t list[] = { 2, 16, 17, 256 };
+	struct lw_event ev[NS];
+	struct lw_log w;
+	trace_id_t trid;
+
+	sample_events(ev);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "partial", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 3);
+	lw_events(&w, ev, NS);
+	if (open_log(&w, &trid)) {
+		PT_FAIL("open");
+		free(w.buf);
+		return;
+	}
+	expect_sample_events(trid, 1);
+	expect_name(trid, 16, "my_entry");
+	expect_name(trid, 17, "posix_trace_syscall_exit");
+	expect_name(trid, 24, "posix_trace_process_fork");
+	expect_name(trid, 26, "posix_trace_process_exit");
+	expect_list(trid, list, 4);
+	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_SYSCALL_NP);
+	EXPECT_RC(posix_trace_close(trid), 0);
+	free(w.buf);
+}
+
+/*
+ * A log from before kernel events (no kernel id anywhere) reads as it
+ * did: its events, its names, its list exactly the ids it names, no
+ * classes.  Ids kept for later classes stay unnamed.
+ */
+static void test_old_log_reads_as_before(void)
+{
+	static const trace_event_id_t ids[] = { 1, 2, 3, 256, 257 };
+	static const char *const names[] = { "posix_trace_error", "posix_trace_start",
+					     "posix_trace_stop", "unnamed", "first" };
+	char name[TRACE_EVENT_NAME_MAX + 1] = "canary";
+	struct posix_trace_event_info info;
+	struct lw_event ev[4];
+	unsigned char data[64];
+	struct lw_log w;
+	trace_id_t trid, id;
+	unsigned int i, n = 0;
+	size_t len;
+	int unavailable;
+
+	for (i = 0; i < 4; i++)
+		ev[i] = (struct lw_event){ .id = i == 0 ? 2 : 256 + (i & 1), .pid = 7,
+					   .ts = 5000000000ull + i, .data = "abc",
+					   .data_len = i };
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "old", POSIX_TRACE_LOOP, POSIX_TRACE_LOOP);
+	lw_types(&w, ids, names, 5);
+	lw_events(&w, ev, 4);
+	if (open_log(&w, &trid)) {
+		PT_FAIL("open");
+		free(w.buf);
+		return;
+	}
+	while (!posix_trace_getnext_event(trid, &info, data, sizeof(data), &len, &unavailable) &&
+	       !unavailable && n < 8) {
+		EXPECT_EQ(info.posix_event_id, ev[n].id);
+		EXPECT_EQ(len, ev[n].data_len);
+		n++;
+	}
+	EXPECT_EQ(n, 4);
+	for (i = 0; i < 5; i++)
+		expect_name(trid, ids[i], names[i]);
+	expect_list(trid, ids, 5);
+	EXPECT_EQ(log_classes(trid), 0);
+	for (id = 18; id <= 23; id++)
+		EXPECT_RC(posix_trace_eventid_get_name(trid, id, name), EINVAL);
+	EXPECT_RC(posix_trace_eventid_get_name(trid, 27, name), EINVAL);
+	EXPECT(strcmp(name, "canary") == 0);
+	EXPECT_RC(posix_trace_close(trid), 0);
+	free(w.buf);
+}
+
+/*
+ * The log of a module that recorded kernel events before it named them
+ * in TYPES: the events read, each named; the list and the classes are
+ * those of a log without kernel events (nothing says which classes).
+ */
+static void test_log_with_unnamed_kernel_events(void)
+{
+	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 256 };
+	static const char *const names[] = { "posix_trace_error", "posix_trace_start",
+					     "posix_trace_stop", "posix_trace_detached", "u" };
+	struct lw_event ev[NS];
+	struct lw_log w;
+	trace_id_t trid;
+	unsigned int i;
+
+	sample_events(ev);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "unnamed", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 5);
+	lw_events_packed(&w, ev, NS);
+	if (open_log(&w, &trid)) {
+		PT_FAIL("open");
+		free(w.buf);
+		return;
+	}
+	expect_sample_events(trid, 1);
+	for (i = 0; i < NK; i++)
+		expect_name(trid, kids[i], knames[i]);
+	expect_list(trid, ids, 5);
+	EXPECT_EQ(log_classes(trid), 0);
+	EXPECT_RC(posix_trace_close(trid), 0);
+	free(w.buf);
+}
+
 int main(void)
 {
 	PT_RUN(test_ids_are_the_uapi_ones, "kernel ids, names and classes are the uapi's");
@@ -273,5 +559,12 @@ int main(void)
 	PT_RUN(test_eventset_fill, "fill: kernel ids are system events, not WOPID ones");
 	PT_RUN(test_records_read_from_a_kernel_lane,
 	       "kernel event records read from a kernel lane, in order, data intact");
+	PT_RUN(test_log_with_kernel_events,
+	       "log with kernel events: events, names, list, classes");
+	PT_RUN(test_log_kernel_names_fall_back,
+	       "log lacking kernel names: a named class is listed whole, names fall back");
+	PT_RUN(test_old_log_reads_as_before, "log without kernel events reads as before");
+	PT_RUN(test_log_with_unnamed_kernel_events,
+	       "log with kernel events it does not name: read and named, not listed");
 	return pt_test_done();
 }
