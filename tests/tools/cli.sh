@@ -169,6 +169,9 @@ check "bad usage exits 2: record --size 12Q" bad_usage record --size 12Q -- true
 check "bad usage exits 2: record --size -1" bad_usage record --size -1 -- true
 check "bad usage exits 2: record --stream-policy append" bad_usage record --stream-policy append -- true
 check "bad usage exits 2: record --log-policy flush" bad_usage record --log-policy flush -- true
+check "bad usage exits 2: record --kernel sched" bad_usage record --kernel sched -- true
+check "bad usage exits 2: attach --kernel syscall,bogus" bad_usage attach --kernel syscall,bogus 1
+check "bad usage exits 2: record --kernel ''" bad_usage record --kernel '' -- true
 check "bad usage exits 2: attach without pid" bad_usage attach
 check "bad usage exits 2: attach abc" bad_usage attach abc
 check "bad usage exits 2: attach 0" bad_usage attach 0
