@@ -99,6 +99,9 @@ kernel_text() {
 		$CHECK clean "$T/k.txt" "$T/k.json" "$T/k.csv"
 }
 check "report decodes kernel events: system calls, paths, fork, exec, exit" kernel_text
+check "stat names the kernel event classes of a log, none for the others" sh -c \
+	'"$1" stat "$2" | grep -qx "kernel events: syscall,process" &&
+	 "$1" stat "$3" | grep -qx "kernel events: none"' sh "$P" "$T/kernel.log" "$T/odd.log"
 check "report --filter keeps kernel events by name" test \
 	"$("$P" report --filter posix_trace_process_fork "$T/kernel.log" | grep -c ' posix_trace_process_fork ')" = 2
 

@@ -125,6 +125,21 @@ int opt_kclasses(const char *s, unsigned int *v, const char **bad, size_t *badle
 	return 0;
 }
 
+const char *opt_kclasses_name(unsigned int classes)
+{
+	switch (classes) {
+	case 0:
+		return "none";
+	case POSIX_TRACE_KERNEL_SYSCALL_NP:
+		return "syscall";
+	case POSIX_TRACE_KERNEL_PROCESS_NP:
+		return "process";
+	case POSIX_TRACE_KERNEL_ALL_NP:
+		return "syscall,process";
+	}
+	return "?";
+}
+
 int namelist_parse(struct namelist *l, const char *s)
 {
 	size_t old = l->used, len = strlen(s), n, i;

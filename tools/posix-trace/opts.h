@@ -31,6 +31,8 @@ const char *opt_policy_name(int policy);
  * bytes long.
  */
 int opt_kclasses(const char *s, unsigned int *v, const char **bad, size_t *badlen);
+/* @classes as --kernel spells them, "syscall,process", or "none". */
+const char *opt_kclasses_name(unsigned int classes);
 
 /* "a,b,c" split at every comma ("" is a name too, as for the API). */
 struct namelist {
