@@ -41,6 +41,8 @@ _Static_assert(POSIX_TRACE_ID_KERNEL_FIRST > POSIX_TRACE_ID_DETACHED &&
  */
 _Static_assert(sizeof(struct posix_trace_syscall_entry) + POSIX_TRACE_SYSCALL_PATH_MAX <=
 	       2 * sizeof(trace_event_set_t) &&
+	       sizeof(struct posix_trace_syscall_exit) + POSIX_TRACE_SYSCALL_PATH_MAX <=
+	       2 * sizeof(trace_event_set_t) &&
 	       sizeof(struct posix_trace_process_exec) + POSIX_TRACE_SYSCALL_PATH_MAX <=
 	       2 * sizeof(trace_event_set_t),
 	       "a kernel event larger than PT_MAX_SYSTEM_EVENT_SIZE");
