@@ -93,7 +93,7 @@ typedef struct {
 	int __inheritance;
 	int __stream_policy;
 	int __log_policy;
-	int __reserved_int;
+	unsigned int __kernel_classes;	/* posix_trace_attr_setkernelclasses_np() */
 	size_t __stream_size;
 	size_t __max_data_size;
 	size_t __log_size;
@@ -220,6 +220,28 @@ int posix_trace_attr_getfullwait_np(const trace_attr_t *__restrict __attr,
 				    struct timespec *__restrict __wait);
 int posix_trace_attr_setfullwait_np(trace_attr_t *__restrict __attr,
 				    const struct timespec *__restrict __wait);
+
+/*
+ * Implementation-defined attribute (posix_trace_attr_setkernelclasses_np(3)):
+ * kernel events.  A stream created with classes records what the
+ * processes it traces do in the kernel, as system events of the ids below
+ * (data layouts: <linux/posix_trace_kernel.h>).  Off by default.
+ * _POSIX_TRACE_KERNEL_EVENTS_NP says these functions and names exist.
+ */
+#define _POSIX_TRACE_KERNEL_EVENTS_NP	1
+#define POSIX_TRACE_KERNEL_SYSCALL_NP	0x01u	/* system calls */
+#define POSIX_TRACE_KERNEL_PROCESS_NP	0x10u	/* fork, exec, exit */
+#define POSIX_TRACE_KERNEL_ALL_NP \
+	(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_PROCESS_NP)
+#define POSIX_TRACE_SYSCALL_ENTRY_NP	((trace_event_id_t)16)	/* SYSCALL */
+#define POSIX_TRACE_SYSCALL_EXIT_NP	((trace_event_id_t)17)	/* SYSCALL */
+#define POSIX_TRACE_PROCESS_FORK_NP	((trace_event_id_t)24)	/* PROCESS */
+#define POSIX_TRACE_PROCESS_EXEC_NP	((trace_event_id_t)25)	/* PROCESS */
+#define POSIX_TRACE_PROCESS_EXIT_NP	((trace_event_id_t)26)	/* PROCESS */
+int posix_trace_attr_getkernelclasses_np(const trace_attr_t *__restrict __attr,
+					 unsigned int *__restrict __classes);
+int posix_trace_attr_setkernelclasses_np(trace_attr_t *__attr,
+					 unsigned int __classes);
 
 /*
  * Implementation-defined (posix_trace_get_losses_np(3)): how many events

@@ -161,7 +161,16 @@ static int pt_control_create(pid_t pid, const trace_attr_t *attr,
 	c->max_data_size = attr->__max_data_size;
 	c->name_ptr = (uint64_t)(uintptr_t)attr->__name;
 	c->full_wait_ns = attr->__full_wait_ns;
+	c->kernel_classes = attr->__kernel_classes;
 	ret = pt_ioctl(POSIX_TRACE_IOC_CREATE, c);
+	/*
+	 * A kernel that cannot record a class asked for says EOPNOTSUPP,
+	 * an error POSIX does not give create: the attributes are not
+	 * accepted, EINVAL, which is also what a module older than
+	 * kernel_classes says (it was reserved there).
+	 */
+	if (ret == EOPNOTSUPP && c->kernel_classes)
+		ret = EINVAL;
 	if (ret)
 		return ret;
 	ret = pt_setup_handle(attr, c, trid);

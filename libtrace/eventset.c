@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "eventset.h"
+#include "kevent.h"
 
 #define PT_EVSET_WORDS	(PT_EVSET_NR_IDS / 64)
 
@@ -71,15 +72,23 @@ PT_EXPORT int posix_trace_eventset_fill(trace_event_set_t *set, int what)
 	switch (what) {
 	case POSIX_TRACE_WOPID_EVENTS:
 		/*
-		 * The one implementation-defined system event,
-		 * POSIX_TRACE_DETACHED, names a process (5.25).
+		 * The implementation-defined system events,
+		 * POSIX_TRACE_DETACHED and the kernel events, each name a
+		 * process (5.25).
 		 */
 		pt_evset_init(set, 0);
 		return 0;
 	case POSIX_TRACE_SYSTEM_EVENTS:
-		/* POSIX's and ours; reserved ids are not event types. */
+		/*
+		 * POSIX's and ours: POSIX_TRACE_DETACHED and the kernel
+		 * events of every class, whatever a stream records, as
+		 * ALL_EVENTS holds user ids no stream has.  Reserved ids are
+		 * not event types.
+		 */
 		pt_evset_init(set, 0);
 		for (id = POSIX_TRACE_ID_ERROR; id <= POSIX_TRACE_ID_DETACHED; id++)
+			set->__bits[id / 64] |= pt_evset_mask(id);
+		for (id = 0; (id = pt_kernel_next(POSIX_TRACE_KCLASS_ALL, id)); )
 			set->__bits[id / 64] |= pt_evset_mask(id);
 		return 0;
 	case POSIX_TRACE_ALL_EVENTS:

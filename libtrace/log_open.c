@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "fork.h"
+#include "kevent.h"
 #include "log_read.h"
 
 static pthread_mutex_t pt_logs_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -219,13 +220,17 @@ int pt_log_getnext(trace_id_t trid, struct posix_trace_event_info *ev, void *dat
 	return pt_call_end(&c, ret);
 }
 
+/* The kernel classes are those the TYPES blocks read so far name. */
 int pt_log_get_attr(trace_id_t trid, trace_attr_t *attr)
 {
 	struct pt_log *l = pt_log_get(trid);
 
 	if (!l)
 		return EINVAL;
+	pthread_mutex_lock(&l->lock);
 	*attr = l->attr;	/* written at open, never changed */
+	attr->__kernel_classes = l->kclasses;
+	pthread_mutex_unlock(&l->lock);
 	pt_log_put(l);
 	return 0;
 }
@@ -267,9 +272,15 @@ int pt_log_get_losses(trace_id_t trid, struct posix_trace_losses_np *losses)
 	return ret;
 }
 
+/*
+ * The log's name of @event, or a kernel event's own name: a log written
+ * before the module named kernel ids, or whose TYPES entry of one is lost,
+ * still names its kernel events as an active stream does.
+ */
 int pt_log_get_name(trace_id_t trid, trace_event_id_t event, char *name)
 {
 	struct pt_log *l = pt_log_get(trid);
+	const char *kname = pt_kernel_name(event);
 	int ret = EINVAL;
 
 	if (!l)
@@ -278,14 +289,25 @@ int pt_log_get_name(trace_id_t trid, trace_event_id_t event, char *name)
 	if (event < __POSIX_TRACE_ID_NR && l->names[event]) {
 		strcpy(name, l->names[event]);
 		ret = 0;
+	} else if (kname) {
+		strcpy(name, kname);
+		ret = 0;
 	}
 	pthread_mutex_unlock(&l->lock);
 	pt_log_put(l);
 	return ret;
 }
 
+/* Whether the list of @l has @id: named in the log, or a kernel event
+ * of a class the log names some id of. */
+static int pt_log_has_type(const struct pt_log *l, unsigned int id)
+{
+	return l->names[id] || (pt_kernel_class(id) & l->kclasses);
+}
+
 /* The log's list in id order; names found later by a growing log's scan
- * appear when their ids are above the cursor. */
+ * appear when their ids are above the cursor.  A log without kernel
+ * events lists exactly the ids it names. */
 int pt_log_typelist_next(trace_id_t trid, trace_event_id_t *event, int *unavailable)
 {
 	struct pt_log *l = pt_log_get(trid);
@@ -294,7 +316,7 @@ int pt_log_typelist_next(trace_id_t trid, trace_event_id_t *event, int *unavaila
 	if (!l)
 		return EINVAL;
 	pthread_mutex_lock(&l->lock);
-	for (i = l->typelist_next; i < __POSIX_TRACE_ID_NR && !l->names[i]; i++)
+	for (i = l->typelist_next; i < __POSIX_TRACE_ID_NR && !pt_log_has_type(l, i); i++)
 		;
 	*unavailable = i == __POSIX_TRACE_ID_NR;
 	if (!*unavailable) {

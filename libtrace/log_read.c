@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "kevent.h"
 #include "log_format.h"
 #include "log_read.h"
 
@@ -170,7 +171,13 @@ static int pt_parse_info(struct pt_log *l)
 	return 0;
 }
 
-/* Names already known stay: ids are never renamed (clear keeps them). */
+/*
+ * Names already known stay: ids are never renamed (clear keeps them).
+ * The format has no field for the kernel event classes of the stream: a
+ * writer names the kernel ids of the classes it records, so an id of a
+ * class named here says the class was recorded (log_open.c lists the
+ * class's other ids, and names an id the log does not).
+ */
 static void pt_parse_types(struct pt_log *l)
 {
 	uint32_t len = pt_blk_len(l), count = pt_le32(l->blk + POSIX_TRACE_LOG_B_COUNT);
@@ -189,6 +196,7 @@ static void pt_parse_types(struct pt_log *l)
 			return;
 		if (id < __POSIX_TRACE_ID_NR && !l->names[id])
 			l->names[id] = strndup((const char *)e + POSIX_TRACE_LOG_TYPE_HDR, nlen);
+		l->kclasses |= pt_kernel_class(id);
 		off += step;
 	}
 }

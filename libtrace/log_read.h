@@ -42,6 +42,9 @@ struct pt_log {
 	struct posix_trace_losses_np losses;	/* from the LOSS block */
 	int has_losses;
 	char *names[__POSIX_TRACE_ID_NR];
+	/* Kernel event classes (POSIX_TRACE_KCLASS_*) of which the TYPES
+	 * blocks name at least one id: those the stream recorded. */
+	unsigned int kclasses;
 	unsigned int typelist_next;
 	uint64_t meta_end;		/* metadata scanned up to here */
 	int meta_done;			/* nothing more to scan */

@@ -65,7 +65,7 @@ install: libtrace tools build/posixtrace.pc build/dkms.conf
 	install -m 644 libtrace/libposixtrace.a $(DESTDIR)$(LIBDIR)/
 	install -m 644 include/trace.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 include/uapi/linux/posix_trace.h include/uapi/linux/posix_trace_log.h \
-		$(DESTDIR)$(INCLUDEDIR)/linux/
+		include/uapi/linux/posix_trace_kernel.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	install -m 644 build/posixtrace.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(MAKE) -C tools/posix-trace posix-trace.dist
 	install -m 755 tools/posix-trace/posix-trace.dist $(DESTDIR)$(BINDIR)/posix-trace
@@ -76,7 +76,7 @@ install: libtrace tools build/posixtrace.pc build/dkms.conf
 	done
 	install -m 644 $(PT_KSRC) $(DESTDIR)$(DKMSDIR)/kmod/
 	install -m 644 include/uapi/linux/posix_trace.h include/uapi/linux/posix_trace_log.h \
-		$(DESTDIR)$(DKMSDIR)/include/uapi/linux/
+		include/uapi/linux/posix_trace_kernel.h $(DESTDIR)$(DKMSDIR)/include/uapi/linux/
 	install -m 644 include/posix_trace/ring.h include/posix_trace/merge.h $(DESTDIR)$(DKMSDIR)/include/posix_trace/
 	install -m 644 VERSION build/dkms.conf $(DESTDIR)$(DKMSDIR)/
 	install -m 644 packaging/60-posix-trace.rules $(DESTDIR)$(UDEVRULESDIR)/
@@ -106,6 +106,7 @@ endif
 		$(DESTDIR)$(LIBDIR)/libposixtrace.so $(DESTDIR)$(LIBDIR)/libposixtrace.a \
 		$(DESTDIR)$(INCLUDEDIR)/trace.h $(DESTDIR)$(INCLUDEDIR)/linux/posix_trace.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/posix_trace_log.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/posix_trace_kernel.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/posixtrace.pc $(DESTDIR)$(BINDIR)/posix-trace \
 		$(DESTDIR)$(UDEVRULESDIR)/60-posix-trace.rules $(DESTDIR)$(MODDIR)/posix_trace.ko
 	rm -f $(foreach f,$(PT_MANPAGES),$(DESTDIR)$(MANDIR)/$(notdir $(patsubst %/,%,$(dir $(f))))/$(notdir $(f)))

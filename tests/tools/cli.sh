@@ -1,8 +1,9 @@
 #!/bin/bash
 # posix-trace record/attach/report/stat on the host (no module): report in
 # its three formats and stat on the logs the module wrote
-# (fuzz/corpus/module-*.log), the rest of the corpus and a log with names
-# that need escaping: every format shows the same events as an
+# (fuzz/corpus/module-*.log), the rest of the corpus, a log with names
+# that need escaping and one of kernel events (their data decoded, paths
+# escaped): every format shows the same events as an
 # independent reader of the file (cli_check.py); garbage (cut and flipped
 # logs, random bytes, /dev/null, a FIFO, a directory, a missing file)
 # gives exit status 0 or 1 with a message, never a signal, also under
@@ -45,12 +46,12 @@ python3 -c 1 2>/dev/null || { ok "cli # SKIP python3 missing"; exit 0; }
 
 if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -Itests/unit \
 	-D_GNU_SOURCE -o "$T/mklog" tests/tools/cli_mklog.c libtrace/libposixtrace.a -ldl -pthread ||
-	! "$T/mklog" "$T/odd.log"; then
+	! "$T/mklog" "$T/odd.log" "$T/kernel.log"; then
 	not_ok "cli_mklog builds and writes a log"
 fi
 
 for f in fuzz/corpus/module-*.log fuzz/corpus/seq fuzz/corpus/ring fuzz/corpus/packed \
-	fuzz/corpus/ring-packed "$T/odd.log"; do
+	fuzz/corpus/ring-packed "$T/odd.log" "$T/kernel.log"; do
 	check "report text, json and csv show the events of $(basename "$f") as in the file" \
 		same_events "$f"
 	check "stat of $(basename "$f") names the attributes and every type" stat_agrees "$f"
@@ -69,6 +70,40 @@ odd_summary() {
 		grep -qxF '# span: 1.000000999 s' "$T/odd.txt"
 }
 check "report text summary: counts per type, log overrun, span" odd_summary
+
+# Kernel events: decoded in text, the names of the system calls, paths
+# escaped and quoted; a "kernel" object in JSON; every line clean.
+kernel_text() {
+	"$P" report "$T/kernel.log" >"$T/k.txt" || return 1
+	local want
+	for want in \
+		'posix_trace_syscall_entry 80 bytes: nr=257 (openat) args=0xffffffffffffff9c,0x7ffc0000beef,0x80000,0,0,0 path="/etc/ld.so.cache"' \
+		'posix_trace_syscall_exit 24 bytes: nr=257 (openat) ret=3' \
+		'path="/tmp/q\x22uo\x5cte\x01\xff é"' \
+		'posix_trace_syscall_exit 30 bytes: nr=257 (openat) ret=-2 (ENOENT) path="/nope\x0a"' \
+		'nr=2 (open) args=0xffffffffffffff9c,0x7ffc0000beef,0x80000,0,0,0 path="/very/long" (truncated)' \
+		'nr=4 (stat) args=0xffffffffffffff9c,0x7ffc0000beef,0x80000,0,0,0 path=(not in memory)' \
+		'nr=5 (32-bit) args=' \
+		'nr=9 (mmap) ret=0x7f1234567000' \
+		'posix_trace_process_fork 16 bytes: child=4243' \
+		'posix_trace_process_fork 16 bytes: child=4242 tid=4250 (thread)' \
+		'posix_trace_process_exec 15 bytes: file="/bin/ls" old_tid=4242' \
+		'posix_trace_process_exit 8 bytes: status=0x100 (exited 1)' \
+		'posix_trace_process_exit 8 bytes: status=0x9 (killed by SIGKILL)' \
+		'path="/cut" (truncated)' \
+		'# type posix_trace_syscall_entry: 6'; do
+		grep -qF -- "$want" "$T/k.txt" || { echo "# no line with: $want"; return 1; }
+	done
+	"$P" report --format json "$T/kernel.log" >"$T/k.json" &&
+		"$P" report --format csv "$T/kernel.log" >"$T/k.csv" &&
+		$CHECK clean "$T/k.txt" "$T/k.json" "$T/k.csv"
+}
+check "report decodes kernel events: system calls, paths, fork, exec, exit" kernel_text
+check "stat names the kernel event classes of a log, none for the others" sh -c \
+	'"$1" stat "$2" | grep -qx "kernel events: syscall,process" &&
+	 "$1" stat "$3" | grep -qx "kernel events: none"' sh "$P" "$T/kernel.log" "$T/odd.log"
+check "report --filter keeps kernel events by name" test \
+	"$("$P" report --filter posix_trace_process_fork "$T/kernel.log" | grep -c ' posix_trace_process_fork ')" = 2
 
 # --filter shows only the named types; the summary counts those.
 "$P" report --filter smoke_ev,posix_trace_stop fuzz/corpus/module-append.log >"$T/filt" 2>"$T/filt.err"
@@ -137,6 +172,9 @@ if build_san_tool "$T/posix-trace-asan"; then
 	check "report and stat under ASan/UBSan: corpus and garbage" bad_all "$T/posix-trace-asan"
 	check "report under ASan/UBSan: the escaping log" \
 		"$T/posix-trace-asan" report --format json "$T/odd.log" >/dev/null
+	check "report under ASan/UBSan: the kernel events log, text and json" \
+		sh -c '"$1" report "$2" >/dev/null && "$1" report --format json "$2" >/dev/null' \
+		sh "$T/posix-trace-asan" "$T/kernel.log"
 else
 	ok "ASan/UBSan run # SKIP cannot build with -fsanitize: $(head -c 200 "$T/posix-trace-asan.err")"
 fi
@@ -169,6 +207,9 @@ check "bad usage exits 2: record --size 12Q" bad_usage record --size 12Q -- true
 check "bad usage exits 2: record --size -1" bad_usage record --size -1 -- true
 check "bad usage exits 2: record --stream-policy append" bad_usage record --stream-policy append -- true
 check "bad usage exits 2: record --log-policy flush" bad_usage record --log-policy flush -- true
+check "bad usage exits 2: record --kernel sched" bad_usage record --kernel sched -- true
+check "bad usage exits 2: attach --kernel syscall,bogus" bad_usage attach --kernel syscall,bogus 1
+check "bad usage exits 2: record --kernel ''" bad_usage record --kernel '' -- true
 check "bad usage exits 2: attach without pid" bad_usage attach
 check "bad usage exits 2: attach abc" bad_usage attach abc
 check "bad usage exits 2: attach 0" bad_usage attach 0

@@ -7,7 +7,11 @@
 # each event as "TIME PID ID NAME LEN TRUNCATED HEX" (text has no ID); each
 # format must keep its promises (valid JSON Lines ending with a summary
 # that counts the events; RFC 4180 with its header and CRLF; text summary
-# lines that count what is shown).  Any mismatch: message, exit 1.
+# lines that count what is shown).  Kernel events (ids 16..26) show their
+# data decoded: text instead of the hex (only the rest of the line is
+# compared), JSON in a "kernel" object besides it, which must say what
+# an independent decoding of the hex (<linux/posix_trace_kernel.h>) says.
+# Any mismatch: message, exit 1.
 #
 # flip SRC OFF:DST...: copies of SRC with the byte at OFF inverted.
 #
@@ -120,6 +124,48 @@ def read_log(path):
     return out
 
 
+KERNEL = {16: "syscall_entry", 17: "syscall_exit", 24: "process_fork",
+          25: "process_exec", 26: "process_exit"}
+
+
+def kernel_fields(ident, raw):
+    """What report's "kernel" object must hold for the data @raw of kernel
+    event @ident: its fixed part is the first bytes, zeros when missing;
+    a string follows it, no more than the data holds."""
+    def fixed(size):
+        return raw[:size] + bytes(max(0, size - len(raw)))
+
+    d = {"event": KERNEL[ident]}
+    if ident == 16:
+        nr, flags, *args, path_arg, path_len = struct.unpack("<II6QII", fixed(64))
+        rest = raw[64:]
+        d.update(nr=nr, compat=bool(flags & 1), args=[hex(a) for a in args],
+                 path_arg=path_arg, path_fault=bool(flags & 8), path=None,
+                 path_truncated=False)
+        if flags & 2:
+            d.update(path=rest[:path_len].decode("utf-8", "replace"),
+                     path_truncated=bool(flags & 4) or path_len > len(rest))
+    elif ident == 17:
+        nr, flags, ret, path_arg, path_len = struct.unpack("<IIqII", fixed(24))
+        rest = raw[24:]
+        d.update(nr=nr, compat=bool(flags & 1), ret=ret, path_arg=path_arg,
+                 path_fault=bool(flags & 8), path=None, path_truncated=False)
+        if flags & 2:
+            d.update(path=rest[:path_len].decode("utf-8", "replace"),
+                     path_truncated=bool(flags & 4) or path_len > len(rest))
+    elif ident == 24:
+        child_pid, child_tid, flags, _ = struct.unpack("<IIII", fixed(16))
+        d.update(child_pid=child_pid, child_tid=child_tid, thread=bool(flags & 1))
+    elif ident == 25:
+        old_tid, name_len = struct.unpack("<II", fixed(8))
+        rest = raw[8:]
+        d.update(old_tid=old_tid, file=rest[:name_len].decode("utf-8", "replace"),
+                 file_truncated=name_len > len(rest))
+    else:
+        d.update(status=struct.unpack("<II", fixed(8))[0])
+    return d
+
+
 def read_json(path):
     out = []
     lines = open(path, "rb").read().decode("utf-8").splitlines()
@@ -137,6 +183,14 @@ def read_json(path):
         raw = bytes.fromhex(o["hex"])
         if o["text"] != "".join(chr(c) if 0x20 <= c < 0x7f else "." for c in raw):
             fail(f"event {i}: text is not the printable form of hex")
+        if ("kernel" in o) != (o["id"] in KERNEL):
+            fail(f"event {i}: a \"kernel\" object for id {o['id']}: {'kernel' in o}")
+        if o["id"] in KERNEL:
+            want = kernel_fields(o["id"], raw)
+            bad = {k: (o["kernel"].get(k), v) for k, v in want.items()
+                   if o["kernel"].get(k, "missing") != v}
+            if bad:
+                fail(f"event {i}: kernel fields (got, want): {bad}")
         line(out, o["time"], o["pid"], o["id"], o["name"], o["len"], o["truncated"], o["hex"],
              raw=False)
     return out
@@ -169,7 +223,9 @@ def csv_cell(cell):
 
 
 TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d+) bytes"
-                     r"(?: \(truncated at (\w+)\))?(?:: ([0-9a-f ]+) \|(.*)\|)?$")
+                     r"(?: \(truncated at (\w+)\))?(?:: (.*))?$")
+DATA_RE = re.compile(r"^([0-9a-f ]+) \|(.*)\|$")
+DECODED_RE = re.compile(r"^(nr=\d+ .*|child=\d+.*|file=\".*|status=0x[0-9a-f]+.*)$")
 
 
 def read_text(path):
@@ -184,8 +240,13 @@ def read_text(path):
         if not m:
             fail(f"bad line {raw!r}")
         n += 1
+        data = DATA_RE.match(m[7] or "")
+        if m[7] and not data and not DECODED_RE.match(m[7]):
+            fail(f"bad data in line {raw!r}")
+        # A kernel event's decoded data: "*", which compare() accepts for
+        # a kernel id only.
         line(out, m[1], m[2], "-", unescape(m[4]), m[5], m[6] or "none",
-             (m[7] or "").replace(" ", ""))
+             data[1].replace(" ", "") if data else "*" if m[7] else "")
     if int(summary.get("events", -1)) != n:
         fail(f"summary says {summary.get('events')} events, {n} shown")
     if sum(int(v) for k, v in summary.items() if k.startswith("type ")) != n:
@@ -203,13 +264,27 @@ def no_id(events):
     return [" ".join(e.split(" ")[:2] + e.split(" ")[3:]) for e in events]
 
 
+def decoded_as_text(events, text):
+    """@events with the hex of each kernel event that @text shows decoded
+    as "*"."""
+    out = []
+    for e, t in zip(events, text):
+        ident = int(e.split(" ")[2])
+        if t.endswith(" *") and ident in KERNEL:
+            e = e.rsplit(" ", 1)[0] + " *"
+        out.append(e)
+    return out + events[len(text):]
+
+
 def compare(log, text, jsonl, csvf):
     events = read_log(log)
     if not events:
         fail(f"{log}: no events")
     same(f"{log} and its json report", events, read_json(jsonl))
     same(f"{log} and its csv report", events, read_csv(csvf))
-    same(f"{log} and its text report", no_id(events), no_id(read_text(text)))
+    shown = read_text(text)
+    same(f"{log} and its text report", no_id(decoded_as_text(events, no_id(shown))),
+         no_id(shown))
 
 
 def flip(src, *pairs):

@@ -3,13 +3,95 @@
  * Helper of tests/tools/cli.sh: writes to argv[1] a sequential log whose
  * event names and data hold everything the report formats must escape
  * ('"', '\', newline, ',', control bytes, bytes that are not UTF-8, UTF-8,
- * spaces) and a record truncated when recorded, with the test writer
- * tests/unit/log_writer.h.
+ * spaces) and a record truncated when recorded, and to argv[2], if
+ * given, a log of kernel events (every type, paths that need escaping,
+ * data cut short), with the test writer tests/unit/log_writer.h.
  */
 #include <stdio.h>
+#include <linux/posix_trace_kernel.h>
 #include "log_writer.h"
 
 #define NAMES 9
+
+/* A syscall entry with path @path (@plen bytes; the data holds @have). */
+struct kentry {
+	struct posix_trace_syscall_entry e;
+	char path[64];
+};
+
+static struct kentry kentry(uint32_t nr, uint32_t flags, const char *path, uint32_t plen)
+{
+	struct kentry k = { .e = { .nr = nr, .flags = flags,
+				   .args = { (uint64_t)-100, 0x7ffc0000beefull, 0x80000, 0, 0, 0 },
+				   .path_arg = 1, .path_len = plen } };
+
+	memcpy(k.path, path, plen < sizeof(k.path) ? plen : sizeof(k.path));
+	return k;
+}
+
+#define KEV 14
+
+/* The kernel log: TYPES of the system ids, both classes and one user id;
+ * the events of a small program. */
+static int kernel_log(const char *path)
+{
+	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 24, 25, 26, 256 };
+	static const char *const names[] = {
+		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
+		"posix_trace_detached", "posix_trace_syscall_entry",
+		"posix_trace_syscall_exit", "posix_trace_process_fork",
+		"posix_trace_process_exec", "posix_trace_process_exit",
+		"posix_trace_unnamed_userevent",
+	};
+	struct kentry open_ok = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/etc/ld.so.cache", 16);
+	struct kentry odd = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/tmp/q\"uo\\te\x01\xff \xc3\xa9", 17);
+	struct kentry trunc = kentry(2, POSIX_TRACE_SYSCALL_PATH | POSIX_TRACE_SYSCALL_PATH_TRUNC,
+				     "/very/long", 10);
+	struct kentry fault = kentry(4, POSIX_TRACE_SYSCALL_PATH_FAULT, "", 0);
+	struct kentry compat = kentry(5, POSIX_TRACE_SYSCALL_COMPAT, "", 0);
+	struct kentry cut = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/cut/short", 10);
+	struct posix_trace_syscall_exit x_ok = { .nr = 257, .ret = 3 };
+	/* The exit copies the path again (the entry's was not in memory). */
+	struct { struct posix_trace_syscall_exit x; char path[8]; } x_err =
+		{ .x = { .nr = 257, .ret = (uint64_t)-2, .flags = POSIX_TRACE_SYSCALL_PATH,
+			 .path_arg = 1, .path_len = 6 }, .path = "/nope\n" };
+	struct posix_trace_syscall_exit x_mmap = { .nr = 9, .ret = 0x7f1234567000ull };
+	struct posix_trace_process_fork fk = { .child_pid = 4243, .child_tid = 4243 };
+	struct posix_trace_process_fork th = { .child_pid = 4242, .child_tid = 4250,
+					       .flags = POSIX_TRACE_FORK_THREAD };
+	struct { struct posix_trace_process_exec x; char name[8]; } ex =
+		{ .x = { .old_tid = 4242, .name_len = 7 }, .name = "/bin/ls" };
+	struct posix_trace_process_exit pe = { .status = 1 << 8 };
+	struct posix_trace_process_exit killed = { .status = 9 };
+	const void *data[KEV] = { &open_ok, &x_ok, &odd, &x_err, &trunc, &fault, &compat,
+				  &x_mmap, &fk, &th, &ex, &pe, &killed, &cut };
+	const uint32_t len[KEV] = {
+		sizeof(open_ok.e) + 16, sizeof(x_ok), sizeof(odd.e) + 17, sizeof(x_err.x) + 6,
+		sizeof(trunc.e) + 10, sizeof(fault.e), sizeof(compat.e), sizeof(x_mmap),
+		sizeof(fk), sizeof(th), sizeof(ex.x) + 7, sizeof(pe), sizeof(killed),
+		sizeof(cut.e) + 4,	/* says 10 bytes of path, holds 4 */
+	};
+	static const uint32_t kid[KEV] = { 16, 17, 16, 17, 16, 16, 16, 17, 24, 24, 25, 26, 26, 16 };
+	struct posix_trace_status_info st = { .posix_stream_status = POSIX_TRACE_SUSPENDED };
+	struct lw_event ev[KEV];
+	struct lw_log w;
+	unsigned int i;
+
+	for (i = 0; i < KEV; i++)
+		ev[i] = (struct lw_event){ .id = kid[i], .pid = 4242, .tid = 4242,
+					   .flags = POSIX_TRACE_REC_AUTO,
+					   .ts = 5000000000ull + 1000 * i,
+					   .data = data[i], .data_len = len[i] };
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "kernel", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 10);
+	lw_events_packed(&w, ev, KEV);
+	lw_status(&w, &st);
+	if (lw_save(&w, w.end, path))
+		return perror(path), 1;
+	free(w.buf);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -24,7 +106,7 @@ int main(int argc, char **argv)
 	struct lw_log w;
 	unsigned int i;
 
-	if (argc != 2)
+	if (argc != 2 && argc != 3)
 		return 2;
 	for (i = 0; i < NAMES; i++)
 		ev[i] = (struct lw_event){ .id = ids[i], .pid = 7 + i, .tid = 7,
@@ -43,5 +125,5 @@ int main(int argc, char **argv)
 	if (lw_save(&w, w.end, argv[1]))
 		return perror(argv[1]), 1;
 	free(w.buf);
-	return 0;
+	return argc == 3 ? kernel_log(argv[2]) : 0;
 }

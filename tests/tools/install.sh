@@ -40,6 +40,7 @@ expect_installed_files() {
 	local lib=$DEST/usr/lib f missing=()
 	for f in usr/lib/libposixtrace.so.$VERSION usr/lib/libposixtrace.a \
 		usr/include/trace.h usr/include/linux/posix_trace.h \
+		usr/include/linux/posix_trace_kernel.h \
 		usr/lib/pkgconfig/posixtrace.pc usr/bin/posix-trace \
 		usr/share/doc/posix-trace/examples/controller.c \
 		usr/share/doc/posix-trace/examples/traced.c \
@@ -50,6 +51,7 @@ expect_installed_files() {
 		usr/src/posix-trace-$VERSION/kmod/stream.h \
 		usr/src/posix-trace-$VERSION/include/uapi/linux/posix_trace.h \
 		usr/src/posix-trace-$VERSION/include/uapi/linux/posix_trace_log.h \
+		usr/src/posix-trace-$VERSION/include/uapi/linux/posix_trace_kernel.h \
 		usr/src/posix-trace-$VERSION/include/posix_trace/ring.h \
 		lib/udev/rules.d/60-posix-trace.rules \
 		$(module_sources | sed "s|^|usr/src/posix-trace-$VERSION/kmod/|"); do

@@ -251,3 +251,42 @@ PT_FN(posix_trace_close, int, (trace_id_t));
 
 /* 5.1: the non-interposing sysconf() helper. */
 PT_FN(__posix_trace_sysconf, long, (int));
+
+/*
+ * The implementation-defined (_np) additions, each announced by its
+ * feature macro: never-lose mode, loss counts, kernel events.
+ */
+#if !defined(_POSIX_TRACE_FULLWAIT_NP) || !defined(_POSIX_TRACE_LOSSES_NP) || \
+    !defined(_POSIX_TRACE_KERNEL_EVENTS_NP)
+#error "_POSIX_TRACE_*_NP"
+#endif
+PT_FN(posix_trace_attr_getfullwait_np, int,
+      (const trace_attr_t *, struct timespec *));
+PT_FN(posix_trace_attr_setfullwait_np, int,
+      (trace_attr_t *, const struct timespec *));
+PT_FN(posix_trace_get_losses_np, int,
+      (trace_id_t, struct posix_trace_losses_np *));
+PT_FN(posix_trace_attr_getkernelclasses_np, int,
+      (const trace_attr_t *, unsigned int *));
+PT_FN(posix_trace_attr_setkernelclasses_np, int, (trace_attr_t *, unsigned int));
+
+/* The classes are bits, ALL their union; the ids are system ids. */
+unsigned int pt_kernel_classes[] = {
+	POSIX_TRACE_KERNEL_SYSCALL_NP, POSIX_TRACE_KERNEL_PROCESS_NP,
+	POSIX_TRACE_KERNEL_ALL_NP,
+};
+trace_event_id_t pt_kernel_ids[] = {
+	POSIX_TRACE_SYSCALL_ENTRY_NP, POSIX_TRACE_SYSCALL_EXIT_NP,
+	POSIX_TRACE_PROCESS_FORK_NP, POSIX_TRACE_PROCESS_EXEC_NP,
+	POSIX_TRACE_PROCESS_EXIT_NP,
+};
+PT_ASSERT(kclass_bits, (POSIX_TRACE_KERNEL_SYSCALL_NP &
+			POSIX_TRACE_KERNEL_PROCESS_NP) == 0);
+PT_ASSERT(kclass_all, POSIX_TRACE_KERNEL_ALL_NP ==
+	  (POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_PROCESS_NP));
+PT_ASSERT(kid_entry, POSIX_TRACE_SYSCALL_ENTRY_NP == 16);
+PT_ASSERT(kid_exit, POSIX_TRACE_SYSCALL_EXIT_NP == 17);
+PT_ASSERT(kid_fork, POSIX_TRACE_PROCESS_FORK_NP == 24);
+PT_ASSERT(kid_exec, POSIX_TRACE_PROCESS_EXEC_NP == 25);
+PT_ASSERT(kid_pexit, POSIX_TRACE_PROCESS_EXIT_NP == 26);
+PT_ASSERT(kid_type, sizeof(POSIX_TRACE_SYSCALL_ENTRY_NP) == sizeof(trace_event_id_t));

@@ -421,6 +421,58 @@ static void test_fullwait_np(void)
 	EXPECT_RC(posix_trace_attr_getfullwait_np(&attr, &v), EINVAL);
 }
 
+/*
+ * The kernel events attribute: 0 (off) after init, every combination of
+ * the known classes kept as given, any other bit refused without a
+ * change.  It lives where trace_attr_t had a reserved int: the object's
+ * size and layout are those of before.
+ */
+static void test_kernelclasses_np(void)
+{
+	static const unsigned int good[] = {
+		0, POSIX_TRACE_KERNEL_SYSCALL_NP, POSIX_TRACE_KERNEL_PROCESS_NP,
+		POSIX_TRACE_KERNEL_ALL_NP,
+		POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_PROCESS_NP,
+	};
+	static const unsigned int bad[] = {
+		1u << 1, 1u << 2, 1u << 3, 1u << 5, 1u << 31, ~0u,
+		POSIX_TRACE_KERNEL_ALL_NP | 1u << 1, ~POSIX_TRACE_KERNEL_ALL_NP,
+	};
+	unsigned int v;
+	trace_attr_t attr;
+	size_t i;
+
+	EXPECT_EQ(POSIX_TRACE_KERNEL_SYSCALL_NP, POSIX_TRACE_KCLASS_SYSCALL);
+	EXPECT_EQ(POSIX_TRACE_KERNEL_PROCESS_NP, POSIX_TRACE_KCLASS_PROCESS);
+	EXPECT_EQ(POSIX_TRACE_KERNEL_ALL_NP, POSIX_TRACE_KCLASS_ALL);
+#if __SIZEOF_POINTER__ == 8 && __SIZEOF_LONG__ == 8
+	EXPECT_EQ(sizeof(trace_attr_t), 496);
+#endif
+	EXPECT_RC(posix_trace_attr_init(&attr), 0);
+	v = 77;
+	EXPECT_RC(posix_trace_attr_getkernelclasses_np(&attr, &v), 0);
+	EXPECT_EQ(v, 0);
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		EXPECT_RC(posix_trace_attr_setkernelclasses_np(&attr, good[i]), 0);
+		EXPECT_RC(posix_trace_attr_getkernelclasses_np(&attr, &v), 0);
+		EXPECT_EQ(v, good[i]);
+	}
+	EXPECT_RC(posix_trace_attr_setkernelclasses_np(&attr, POSIX_TRACE_KERNEL_PROCESS_NP), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_RC(posix_trace_attr_setkernelclasses_np(&attr, bad[i]), EINVAL);
+		EXPECT_RC(posix_trace_attr_getkernelclasses_np(&attr, &v), 0);
+		EXPECT_EQ(v, POSIX_TRACE_KERNEL_PROCESS_NP);
+	}
+	EXPECT_RC(posix_trace_attr_getkernelclasses_np(&attr, NULL), EINVAL);
+	EXPECT_RC(posix_trace_attr_setkernelclasses_np(NULL, 0), EINVAL);
+	EXPECT_RC(posix_trace_attr_getkernelclasses_np(NULL, &v), EINVAL);
+	EXPECT_RC(posix_trace_attr_destroy(&attr), 0);
+	EXPECT_RC(posix_trace_attr_setkernelclasses_np(&attr, 0), EINVAL);
+	v = 77;
+	EXPECT_RC(posix_trace_attr_getkernelclasses_np(&attr, &v), EINVAL);
+	EXPECT_EQ(v, 77);
+}
+
 /* REQ: MAXSYSEV-1 */
 static void test_maxsystemeventsize(void)
 {
@@ -649,6 +701,7 @@ int main(void)
 {
 	PT_RUN(test_defaults, "ATTRINIT-1/2 defaults after posix_trace_attr_init");
 	PT_RUN(test_fullwait_np, "never-lose mode attribute (setfullwait_np)");
+	PT_RUN(test_kernelclasses_np, "kernel events attribute (setkernelclasses_np)");
 	PT_RUN(test_init_over_garbage, "ATTRINIT-1 init ignores previous contents");
 	PT_RUN(test_name_roundtrip, "SETNAME-1 GETNAME-1 name round trip");
 	PT_RUN(test_name_truncation, "SETNAME-2 long names truncated, canaries intact");

@@ -14,9 +14,13 @@
 
 #define NR	((trace_event_id_t)__POSIX_TRACE_ID_NR)
 
+/* POSIX's, POSIX_TRACE_DETACHED, and the kernel events of every class. */
 static int is_system(trace_event_id_t id)
 {
-	return id >= POSIX_TRACE_ERROR && id <= POSIX_TRACE_DETACHED;
+	return (id >= POSIX_TRACE_ERROR && id <= POSIX_TRACE_DETACHED) ||
+	       id == POSIX_TRACE_SYSCALL_ENTRY_NP || id == POSIX_TRACE_SYSCALL_EXIT_NP ||
+	       id == POSIX_TRACE_PROCESS_FORK_NP || id == POSIX_TRACE_PROCESS_EXEC_NP ||
+	       id == POSIX_TRACE_PROCESS_EXIT_NP;
 }
 
 /* The members of @set are exactly the ids for which @want(id) != 0. */
@@ -68,7 +72,8 @@ static void test_fill_wopid(void)
 	trace_event_set_t set;
 
 	memset(&set, 0xa5, sizeof(set));
-	/* No implementation-defined system events exist (5.25). */
+	/* The implementation-defined system events, POSIX_TRACE_DETACHED
+	 * and the kernel events, all name a process (5.25). */
 	EXPECT_RC(posix_trace_eventset_fill(&set, POSIX_TRACE_WOPID_EVENTS), 0);
 	EXPECT(pt_evset_valid(&set));
 	expect_members(&set, none);
@@ -82,7 +87,8 @@ static void test_fill_system(void)
 	memset(&set, 0xa5, sizeof(set));
 	EXPECT_RC(posix_trace_eventset_fill(&set, POSIX_TRACE_SYSTEM_EVENTS), 0);
 	EXPECT(pt_evset_valid(&set));
-	/* Exactly ERROR..DETACHED: not 0, not reserved ids, no user ids. */
+	/* Exactly ERROR..DETACHED and the kernel ids: not 0, not reserved
+	 * ids, no user ids. */
 	expect_members(&set, is_system);
 }
 
@@ -295,7 +301,7 @@ int main(void)
 {
 	PT_RUN(test_empty, "EVSETEMPTY-1 empty set has no member");
 	PT_RUN(test_fill_wopid, "EVSETFILL-1 WOPID_EVENTS is empty (5.25)");
-	PT_RUN(test_fill_system, "EVSETFILL-1 SYSTEM_EVENTS is ids 1..9");
+	PT_RUN(test_fill_system, "EVSETFILL-1 SYSTEM_EVENTS is ids 1..9 and the kernel ids");
 	PT_RUN(test_fill_all, "EVSETFILL-1 ALL_EVENTS has every id");
 	PT_RUN(test_reinit, "EVSETFILL-1 empty/fill discard previous contents");
 	PT_RUN(test_fill_bad_what, "EVSETFILL EINVAL for an unknown selector");

@@ -90,6 +90,56 @@ const char *opt_policy_name(int policy)
 	return "?";
 }
 
+static const struct {
+	const char *name;
+	unsigned int classes;
+} kclasses[] = {
+	{ "syscall", POSIX_TRACE_KERNEL_SYSCALL_NP },
+	{ "process", POSIX_TRACE_KERNEL_PROCESS_NP },
+	{ "all", POSIX_TRACE_KERNEL_ALL_NP },
+};
+
+int opt_kclasses(const char *s, unsigned int *v, const char **bad, size_t *badlen)
+{
+	unsigned int classes = 0, i;
+	size_t len;
+
+	for (;;) {
+		len = strcspn(s, ",");
+		for (i = 0; i < sizeof(kclasses) / sizeof(kclasses[0]); i++) {
+			if (strlen(kclasses[i].name) == len &&
+			    !strncmp(s, kclasses[i].name, len))
+				break;
+		}
+		if (i == sizeof(kclasses) / sizeof(kclasses[0])) {
+			*bad = s;
+			*badlen = len;
+			return -1;
+		}
+		classes |= kclasses[i].classes;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	*v = classes;
+	return 0;
+}
+
+const char *opt_kclasses_name(unsigned int classes)
+{
+	switch (classes) {
+	case 0:
+		return "none";
+	case POSIX_TRACE_KERNEL_SYSCALL_NP:
+		return "syscall";
+	case POSIX_TRACE_KERNEL_PROCESS_NP:
+		return "process";
+	case POSIX_TRACE_KERNEL_ALL_NP:
+		return "syscall,process";
+	}
+	return "?";
+}
+
 int namelist_parse(struct namelist *l, const char *s)
 {
 	size_t old = l->used, len = strlen(s), n, i;

@@ -24,6 +24,16 @@ int opt_seconds(const char *s, struct timespec *v);
 int opt_policy(const char *s, const char *const *allowed);
 const char *opt_policy_name(int policy);
 
+/*
+ * Kernel event classes as --kernel spells them, comma-separated:
+ * "syscall", "process", "all".  0 with their POSIX_TRACE_KERNEL_*_NP bits
+ * in *@v, or -1 with the first name that is none at *@bad, *@badlen
+ * bytes long.
+ */
+int opt_kclasses(const char *s, unsigned int *v, const char **bad, size_t *badlen);
+/* @classes as --kernel spells them, "syscall,process", or "none". */
+const char *opt_kclasses_name(unsigned int classes);
+
 /* "a,b,c" split at every comma ("" is a name too, as for the API). */
 struct namelist {
 	char **v;

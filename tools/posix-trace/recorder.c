@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/posix_trace.h>
 #include "cli.h"
@@ -38,8 +39,12 @@ void rec_help(FILE *f)
 	      "  --size BYTES          stream-min-size: buffer per CPU (default 1M)\n"
 	      "  --max-data BYTES      max-data-size: data kept per event, longer data\n"
 	      "                        is truncated (default 256, at most 64K)\n"
-	      "  --filter NAME,...     event types NOT to record (user event names or\n"
-	      "                        posix_trace_error); may be repeated\n"
+	      "  --filter NAME,...     event types NOT to record (user event names, or\n"
+	      "                        system ones: posix_trace_error,\n"
+	      "                        posix_trace_syscall_exit...); may be repeated\n"
+	      "  --kernel CLASS,...    record the kernel events of these classes too:\n"
+	      "                        syscall (system calls: entry and exit), process\n"
+	      "                        (fork, exec, exit) or all; may be repeated\n"
 	      "  --no-loss[=SECONDS]   never-lose mode, the default with the flush and\n"
 	      "                        until-full stream policies: a thread whose\n"
 	      "                        buffer is full waits up to SECONDS (default 1,\n"
@@ -88,6 +93,19 @@ int rec_option(struct rec_opts *o, const char *cmd, int opt, const char *arg)
 			return PT_EXIT_OK;
 		pt_err("%s: out of memory", cmd);
 		return PT_EXIT_FAIL;
+	case REC_OPT_KERNEL: {
+		unsigned int classes;
+		const char *bad;
+		size_t len;
+
+		if (!opt_kclasses(arg, &classes, &bad, &len)) {
+			o->kclasses |= classes;
+			return PT_EXIT_OK;
+		}
+		pt_err("%s: unknown kernel event class '%.*s' (syscall, process or all)",
+		       cmd, (int)(len < 64 ? len : 64), bad);
+		return PT_EXIT_USAGE;
+	}
 	case REC_OPT_MAY_LOSE:
 		o->full_wait.tv_sec = 0;
 		o->full_wait.tv_nsec = 0;
@@ -174,6 +192,10 @@ static int make_attr(const char *cmd, const struct rec_opts *o, trace_attr_t *a)
 		pt_err("%s: --max-data %zu is not accepted", cmd, o->max_data);
 		goto err_destroy;
 	}
+	if (o->kclasses && posix_trace_attr_setkernelclasses_np(a, o->kclasses)) {
+		pt_err("%s: --kernel is not accepted", cmd);
+		goto err_destroy;
+	}
 	return 0;
 err:
 	pt_err("%s: cannot set the attributes: %s", cmd, strerror(ret));
@@ -182,16 +204,24 @@ err_destroy:
 	return PT_EXIT_FAIL;
 }
 
-/* The id of a filter name: a system event's, or the stream's for a user
- * name (registered now if the process has not opened it yet). */
+/* The id of a filter name: a system event's (a kernel event's too), or
+ * the stream's for a user name (registered now if the process has not
+ * opened it yet). */
 static int filter_id(trace_id_t trid, const char *name, trace_event_id_t *id)
 {
 	static const char *const sys[] = POSIX_TRACE_SYSTEM_NAMES;
+	static const char *const kernel[] = POSIX_TRACE_KERNEL_NAMES;
 	unsigned int i;
 
 	for (i = 1; i < sizeof(sys) / sizeof(sys[0]); i++) {
 		if (sys[i] && !strcmp(sys[i], name)) {
 			*id = i;
+			return 0;
+		}
+	}
+	for (i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++) {
+		if (kernel[i] && !strcmp(kernel[i], name)) {
+			*id = POSIX_TRACE_ID_KERNEL_FIRST + i;
 			return 0;
 		}
 	}
@@ -226,7 +256,8 @@ static int set_filter(const char *cmd, const struct rec_opts *o, trace_id_t trid
 	return 0;
 }
 
-static void create_failed(const char *cmd, pid_t pid, int err)
+static void create_failed(const char *cmd, const struct rec_opts *o, pid_t pid,
+			  int err)
 {
 	switch (err) {
 	case ENOSYS:
@@ -245,8 +276,9 @@ static void create_failed(const char *cmd, pid_t pid, int err)
 		break;
 	case EINVAL:
 		pt_err("%s: cannot create the stream: %s (check --size, --max-data, "
-		       "the policies, and that the log is a regular file)", cmd,
-		       strerror(err));
+		       "the policies, %sand that the log is a regular file)", cmd,
+		       strerror(err), o->kclasses ?
+		       "the --kernel classes this kernel offers (see its log), " : "");
 		break;
 	case EAGAIN:
 		pt_err("%s: cannot create the stream: too many streams "
@@ -258,19 +290,44 @@ static void create_failed(const char *cmd, pid_t pid, int err)
 	}
 }
 
+/*
+ * With --kernel: whether the module records kernel events at all
+ * (POSIX_TRACE_FEAT_KERNEL_EVENTS), to say so rather than EINVAL; 0 if it
+ * does or cannot tell (create then has the last word), else PT_EXIT_FAIL
+ * after a message.
+ */
+static int check_kernel_events(const char *cmd)
+{
+	struct posix_trace_query q = { .size = sizeof(q) };
+	int fd = open(REC_DEVICE, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return 0;
+	ret = ioctl(fd, POSIX_TRACE_IOC_QUERY, &q);
+	close(fd);
+	if (ret || (q.features & POSIX_TRACE_FEAT_KERNEL_EVENTS))
+		return 0;
+	pt_err("%s: --kernel: this posix_trace module records no kernel events "
+	       "(a module older than them, a PREEMPT_RT kernel, or one without "
+	       "their tracepoints)", cmd);
+	return PT_EXIT_FAIL;
+}
+
 int rec_create(const char *cmd, const struct rec_opts *o, pid_t pid, int fd,
 	       trace_id_t *trid)
 {
 	trace_attr_t a;
 	int ret;
 
+	if (o->kclasses && check_kernel_events(cmd))
+		return PT_EXIT_FAIL;
 	ret = make_attr(cmd, o, &a);
 	if (ret)
 		return ret;
 	ret = posix_trace_create_withlog(pid, &a, fd, trid);
 	posix_trace_attr_destroy(&a);
 	if (ret) {
-		create_failed(cmd, pid, ret);
+		create_failed(cmd, o, pid, ret);
 		return PT_EXIT_FAIL;
 	}
 	ret = set_filter(cmd, o, *trid);

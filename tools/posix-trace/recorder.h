@@ -28,6 +28,7 @@ struct rec_opts {
 	struct timespec full_wait;
 	bool full_wait_explicit;
 	struct namelist filter;		/* types not to record */
+	unsigned int kclasses;		/* --kernel: POSIX_TRACE_KERNEL_*_NP */
 };
 
 enum {
@@ -39,6 +40,7 @@ enum {
 	REC_OPT_FILTER,
 	REC_OPT_NO_LOSS,
 	REC_OPT_MAY_LOSE,
+	REC_OPT_KERNEL,
 };
 
 /* getopt_long() options of both; each command adds its own and the end. */
@@ -52,6 +54,7 @@ enum {
 	{ "filter", required_argument, NULL, REC_OPT_FILTER },		\
 	{ "no-loss", optional_argument, NULL, REC_OPT_NO_LOSS },	\
 	{ "may-lose", no_argument, NULL, REC_OPT_MAY_LOSE },		\
+	{ "kernel", required_argument, NULL, REC_OPT_KERNEL },		\
 	{ "help", no_argument, NULL, 'h' }
 
 void rec_opts_init(struct rec_opts *o);

@@ -10,6 +10,9 @@
  *   csv   RFC 4180 with a header row and CRLF line ends; no summary
  * TIME is CLOCK_REALTIME "seconds.nanoseconds"; hex and printable data
  * are the whole data (printable: bytes outside 0x20..0x7e as '.').
+ * Kernel events (posix_trace_attr_setkernelclasses_np(3)) show their data
+ * decoded (kdata.h): in text instead of hex and printable, in JSON as a
+ * "kernel" object besides them; CSV shows every event alike.
  * Names are escaped in each format (textfmt.h, posix-trace(1)): a log may
  * be anyone's, and its names must not drive a terminal or a spreadsheet.
  * --filter keeps only the events of the named types; the summary counts
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "kdata.h"
 #include "logview.h"
 #include "opts.h"
 #include "textfmt.h"
@@ -57,6 +61,9 @@ static void usage(FILE *f)
 	      "and as text with every byte outside 0x20..0x7e as '.'.  Control\n"
 	      "characters and bytes that are not UTF-8 in names are escaped: \\xNN in\n"
 	      "text and CSV, \\uXXXX in JSON.\n"
+	      "Kernel events (record --kernel) show their data decoded: system call\n"
+	      "names, arguments, paths, return values, fork, exec and exit; in text\n"
+	      "instead of hex, in JSON as a \"kernel\" object besides it.\n"
 	      "Exit status: 0, 1 if LOG cannot be read, 2 for bad usage.\n", f);
 }
 
@@ -73,6 +80,7 @@ static const char *trunc_name(int t)
 static void event_text(const struct lv_event *ev)
 {
 	char ts[TF_TS_LEN];
+	struct kd_event k;
 
 	printf("%s pid %-7d thread %#-14" PRIx64 " ", tf_ts(ts, &ev->ts),
 	       (int)ev->pid, ev->thread);
@@ -80,7 +88,10 @@ static void event_text(const struct lv_event *ev)
 	printf(" %zu bytes", ev->len);
 	if (ev->truncation != POSIX_TRACE_NOT_TRUNCATED)
 		printf(" (truncated at %s)", trunc_name(ev->truncation));
-	if (ev->len) {
+	if (kd_decode(ev->id, ev->data, ev->len, &k)) {
+		fputs(": ", stdout);
+		kd_text(stdout, &k);
+	} else if (ev->len) {
 		fputs(": ", stdout);
 		tf_hex(stdout, ev->data, ev->len, " ");
 		fputs(" |", stdout);
@@ -105,6 +116,7 @@ static char *printable(char *dst, const struct lv_event *ev)
 static void event_json(const struct lv_event *ev, char *txt)
 {
 	char ts[TF_TS_LEN];
+	struct kd_event k;
 
 	printf("{\"type\":\"event\",\"seq\":%" PRIu64 ",\"time\":\"%s\","
 	       "\"sec\":%lld,\"nsec\":%ld,\"pid\":%d,\"thread\":\"%#" PRIx64 "\","
@@ -117,6 +129,10 @@ static void event_json(const struct lv_event *ev, char *txt)
 	tf_hex(stdout, ev->data, ev->len, "");
 	fputs("\",\"text\":", stdout);
 	tf_json(stdout, printable(txt, ev), ev->len);
+	if (kd_decode(ev->id, ev->data, ev->len, &k)) {
+		fputs(",\"kernel\":", stdout);
+		kd_json(stdout, &k);
+	}
 	fputs("}\n", stdout);
 }
 

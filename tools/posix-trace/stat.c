@@ -44,6 +44,7 @@ static int print_attr(const trace_attr_t *a)
 	char name[TRACE_NAME_MAX], ver[TRACE_NAME_MAX], ts[TF_TS_LEN], date[64];
 	size_t stream, maxdata, logsize, sysev, userev;
 	struct timespec create, res;
+	unsigned int kclasses;
 	int sp, lp, inh, ret;
 	struct tm tm;
 
@@ -70,6 +71,8 @@ static int print_attr(const trace_attr_t *a)
 		ret = posix_trace_attr_getlogfullpolicy(a, &lp);
 	if (!ret)
 		ret = posix_trace_attr_getinherited(a, &inh);
+	if (!ret)
+		ret = posix_trace_attr_getkernelclasses_np(a, &kclasses);
 	if (ret)
 		return ret;
 
@@ -92,6 +95,7 @@ static int print_attr(const trace_attr_t *a)
 	printf("log full policy: %s\n", opt_policy_name(lp));
 	printf("inheritance: %s\n", inh == POSIX_TRACE_INHERITED ?
 	       "inherited" : "close-for-child");
+	printf("kernel events: %s\n", opt_kclasses_name(kclasses));
 	return 0;
 }
 

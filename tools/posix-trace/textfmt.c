@@ -28,33 +28,38 @@ void tf_printable(FILE *f, const unsigned char *p, size_t n)
 		putc(p[i] >= 0x20 && p[i] < 0x7f ? p[i] : '.', f);
 }
 
+/* How text_bytes() treats '"': as is, doubled (a quoted CSV field), or
+ * escaped (a quoted string on a text line). */
+enum quote { Q_NONE, Q_CSV, Q_TEXT };
+
 /*
  * Bytes of @s (@n of them) from @i that go out as they are: 0 for a byte
  * that tf_text() writes as \xNN ('\', a control character, a byte that
- * is not valid UTF-8: every byte of such a sequence, one at a time).
+ * is not valid UTF-8: every byte of such a sequence, one at a time; '"'
+ * too with Q_TEXT).
  */
-static size_t text_run(const unsigned char *s, size_t n, size_t i)
+static size_t text_run(const unsigned char *s, size_t n, size_t i, enum quote q)
 {
 	uint32_t cp;
 	size_t len;
 
-	if (s[i] == '\\')
+	if (s[i] == '\\' || (q == Q_TEXT && s[i] == '"'))
 		return 0;
 	len = utf8_next(s + i, n - i, &cp);
 	return cp != UTF8_BAD && !utf8_control(cp) ? len : 0;
 }
 
-static void text_bytes(FILE *f, const unsigned char *s, size_t n, bool csv)
+static void text_bytes(FILE *f, const unsigned char *s, size_t n, enum quote q)
 {
 	size_t i = 0, len;
 
 	while (i < n) {
-		len = text_run(s, n, i);
+		len = text_run(s, n, i, q);
 		if (!len) {
 			fprintf(f, "\\x%02x", s[i++]);
 			continue;
 		}
-		if (csv && s[i] == '"')
+		if (q == Q_CSV && s[i] == '"')
 			putc('"', f);
 		fwrite(s + i, 1, len, f);
 		i += len;
@@ -63,7 +68,14 @@ static void text_bytes(FILE *f, const unsigned char *s, size_t n, bool csv)
 
 void tf_text(FILE *f, const char *s)
 {
-	text_bytes(f, (const unsigned char *)s, strlen(s), false);
+	text_bytes(f, (const unsigned char *)s, strlen(s), Q_NONE);
+}
+
+void tf_quoted(FILE *f, const char *s, size_t n)
+{
+	putc('"', f);
+	text_bytes(f, (const unsigned char *)s, n, Q_TEXT);
+	putc('"', f);
 }
 
 static void file_put(void *f, const void *p, size_t n)
@@ -85,7 +97,7 @@ void tf_csv(FILE *f, const char *s, size_t n)
 	/* A spreadsheet takes a cell that begins so for a formula. */
 	if (n && s[0] && strchr("=+-@'", s[0]))
 		putc('\'', f);
-	text_bytes(f, (const unsigned char *)s, n, quote);
+	text_bytes(f, (const unsigned char *)s, n, quote ? Q_CSV : Q_NONE);
 	if (quote)
 		putc('"', f);
 }

@@ -29,6 +29,9 @@ void tf_printable(FILE *f, const unsigned char *p, size_t n);
 /* A name on one text line: control characters, bytes that are not valid
  * UTF-8 and '\' as \xNN, each byte; valid UTF-8 otherwise as is. */
 void tf_text(FILE *f, const char *s);
+/* @n bytes (a path from a log's data: any bytes) between double quotes
+ * on one text line: escaped as tf_text() escapes, and '"' as \x22. */
+void tf_quoted(FILE *f, const char *s, size_t n);
 /* A JSON string with its quotes, as json_str() (jsonstr.h) writes it:
  * control characters as \uXXXX, each maximal subpart of bytes that are
  * not valid UTF-8 as U+FFFD. */

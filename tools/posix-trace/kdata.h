@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The data of kernel events (posix_trace_attr_setkernelclasses_np(3),
+ * <linux/posix_trace_kernel.h>) for posix-trace report: decoded from a
+ * log's bytes, which may be anyone's, and written as text or JSON.  As
+ * the header says, a layout is read from the first min(length, size)
+ * bytes, what is missing is zero, and a string is what follows the fixed
+ * part, no more than the data holds.
+ */
+#ifndef PT_KDATA_H
+#define PT_KDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <trace.h>
+#include <linux/posix_trace_kernel.h>
+
+struct kd_event {
+	trace_event_id_t id;		/* POSIX_TRACE_SYSCALL_ENTRY_NP... */
+	union {
+		struct posix_trace_syscall_entry entry;
+		struct posix_trace_syscall_exit exit;
+		struct posix_trace_process_fork fork;
+		struct posix_trace_process_exec exec;
+		struct posix_trace_process_exit pexit;
+	} u;
+	const char *str;		/* an entry's or exit's path, the exec's file */
+	size_t str_len;			/* bytes of it in the data */
+	bool str_short;			/* the data holds less than it says */
+};
+
+/* Whether @id is a kernel event type; if so, *@k is its data decoded
+ * (@k->str points into @data). */
+bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
+	       struct kd_event *k);
+
+/*
+ * One line's worth, without a newline:
+ *   syscall entry  nr=257 (openat) args=0xffffff9c,0x7f10,0x80000,0,0,0
+ *                  path="/etc/ld.so.cache"
+ *   syscall exit   nr=257 (openat) ret=3, ret=-2 (ENOENT) [path=...]
+ *   fork           child=4243, child=4242 tid=4250 (thread)
+ *   exec           file="/bin/ls" old_tid=4242
+ *   exit           status=0x100 (exited 1)
+ * Strings are escaped as tf_quoted() does.
+ */
+void kd_text(FILE *f, const struct kd_event *k);
+
+/* The same as a JSON object (strings through json_str()), e.g.
+ * {"event":"syscall_exit","nr":257,"syscall":"openat","compat":false,
+ *  "ret":-2,"errno":"ENOENT","path_arg":1,"path":"/etc/x",
+ *  "path_truncated":false,"path_fault":false}. */
+void kd_json(FILE *f, const struct kd_event *k);
+
+#endif
