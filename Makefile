@@ -17,6 +17,9 @@
 #   make bench-record  recording to disk in the VM: posix-trace record
 #                   beside LTTng sessions, events kept and costs
 #                   (bench/record; Documentation/performance.md)
+#   make bench-kernel  what kernel events cost a program making system
+#                   calls, beside strace -f and perf trace, in the VM
+#                   (bench/kernel-events; Documentation/performance.md)
 #   make fuzz       the libFuzzer targets on the host: the trace log reader
 #                   and posix-trace's report, stat and convert (fuzz/;
 #                   FUZZ_TIME seconds each, default 600)
@@ -132,6 +135,15 @@ bench-record:
 	@$(MAKE) --no-print-directory -C bench
 	bench/record
 
+# What kernel events cost a program, beside strace and perf trace
+# (bench/kernel-events, in the VM).
+bench-kernel:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory kmod libtrace
+	@bench/deps
+	@$(MAKE) --no-print-directory -C bench
+	bench/kernel-events
+
 # The spec is ../shared/spec/POSIX-TRACE.md (PT_SPEC overrides it).
 conformance:
 	tools/conformance
@@ -149,5 +161,5 @@ clean:
 	$(MAKE) -C tools/posix-trace clean
 	rm -rf build
 
-.PHONY: all kmod libtrace selftests tests examples tools deps check check-debug demo demo-run vm-test fuzz bench bench-record \
+.PHONY: all kmod libtrace selftests tests examples tools deps check check-debug demo demo-run vm-test fuzz bench bench-record bench-kernel \
 	conformance install clean

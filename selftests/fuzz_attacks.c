@@ -236,7 +236,19 @@ struct fa_spec {
 	int log_fd;		/* -1: no log */
 	uint32_t log_policy;
 	uint64_t log_size;
+	uint32_t kclasses;	/* kernel events recorded (issue 23) */
 };
+
+/* No kernel events, SYSCALL, PROCESS or both: each probe set alone and
+ * mixed, recording into the stream under attack. */
+static uint32_t fa_kclasses(uint32_t r)
+{
+	static const uint32_t mix[] = { 0, POSIX_TRACE_KCLASS_SYSCALL,
+					POSIX_TRACE_KCLASS_PROCESS,
+					POSIX_TRACE_KCLASS_ALL };
+
+	return mix[r % 4];
+}
 
 static int fa_create(int fd, const struct fa_spec *sp, struct posix_trace_create *c)
 {
@@ -247,6 +259,7 @@ static int fa_create(int fd, const struct fa_spec *sp, struct posix_trace_create
 	c->inherit = sp->inherit;
 	c->stream_size = sp->size;
 	c->max_data_size = sp->max_data;
+	c->kernel_classes = sp->kclasses;
 	if (sp->log_fd >= 0) {
 		c->flags = POSIX_TRACE_CREATE_LOG;
 		c->log_fd = (uint32_t)sp->log_fd;
@@ -799,6 +812,7 @@ void op_tree(struct fz_thr *t)
 	tr.own_stream = stream == 3;
 	log = rn(t, 2);
 	sp.size = 4096 << rn(t, 4);
+	sp.kclasses = fa_kclasses(rn(t, 8));	/* half with none */
 	tr.seed = rnd(t);
 	tr.exec = rn(t, 4);
 	budget = (tr.shape == SHAPE_DEAD || tr.shape == SHAPE_MIXED) && !p->det ?
@@ -1383,6 +1397,7 @@ static void fa_lanes_draw(struct fz_thr *t, struct fa_lanes *ls,
 	lr->lie_ms = FA_LIE_MS_MIN + rn(t, FA_LIE_MS_MAX - FA_LIE_MS_MIN);
 	lr->end = rn(t, 3);
 	lr->sp.size = 4096 << rn(t, 5);
+	lr->sp.kclasses = fa_kclasses(rn(t, 8));
 	lr->sp.max_data = 64;
 	lr->sp.log_fd = -1;
 }
@@ -2536,6 +2551,7 @@ void op_blocklog(struct fz_thr *t)
 	b.sp.pid = 0;
 	b.sp.policy = rn(t, 4) ? POSIX_TRACE_POLICY_LOOP : POSIX_TRACE_POLICY_FLUSH;
 	b.sp.size = 65536;
+	b.sp.kclasses = fa_kclasses(rn(t, 8));
 	b.sp.max_data = 512;
 	b.sp.log_policy = POSIX_TRACE_LOG_APPEND;
 	b.nev = 50 + rn(t, 400);

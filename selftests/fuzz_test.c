@@ -401,6 +401,11 @@ static void fz_fill_valid(struct fz_thr *t, int c, unsigned char *buf,
 		if (!rn(t, 4))
 			a->full_wait_ns = rn(t, 2) ? interesting64(t) :
 					  1000000ULL * rn(t, 200);
+		/* kernel events: the classes, mixed, now and then a bad bit */
+		if (!rn(t, 3))
+			a->kernel_classes = rn(t, 8) ? rn(t, 2) * POSIX_TRACE_KCLASS_SYSCALL +
+					    rn(t, 2) * POSIX_TRACE_KCLASS_PROCESS :
+					    (uint32_t)rnd(t);
 		break;
 	}
 	case POSIX_TRACE_IOC_START:

@@ -126,6 +126,37 @@ TEST_F(uapi, nonzero_reserved_field_is_einval)
 	c.reserved[0] = 7;
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
 	EXPECT_EQ(EINVAL, errno);
+	c.reserved[0] = 0;
+	c.reserved0 = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+	c.reserved0 = 0;
+	c.kernel_classes = 1u << 31;	/* no such class */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* posix_trace_create grew by kernel_classes and reserved0 where reserved[]
+ * began: a caller built before passes the smaller size, and a size that
+ * ends inside the new fields is refused. */
+TEST_F(uapi, create_accepts_the_size_before_kernel_classes)
+{
+	struct posix_trace_ctl ctl = { .size = sizeof(ctl) };
+	struct posix_trace_create c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = offsetof(struct posix_trace_create, reserved);
+	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	c.stream_size = 4096;
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	ctl.trid = c.trid;
+	EXPECT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_SHUTDOWN, &ctl));
+	memset(&c, 0, sizeof(c));
+	c.size = offsetof(struct posix_trace_create, reserved0);
+	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	c.stream_size = 4096;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
+	EXPECT_EQ(EINVAL, errno);
 }
 
 /*
@@ -449,10 +480,18 @@ TEST_F(uapi, stats_validates_size_flags_reserved_and_output_fields)
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
 	EXPECT_EQ(EINVAL, errno);
 	st.flags = 0;
-	st.reserved[2] = 1;
+	st.reserved[1] = 1;
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
 	EXPECT_EQ(EINVAL, errno);
-	st.reserved[2] = 0;
+	st.reserved[1] = 0;
+	st.reserved0 = 1;
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.reserved0 = 0;
+	st.kernel_classes = 1;	/* an output field */
+	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
+	EXPECT_EQ(EINVAL, errno);
+	st.kernel_classes = 0;
 	st.users = 1;	/* an output field */
 	ASSERT_EQ(-1, ioctl(self->fd, POSIX_TRACE_IOC_STATS, &st));
 	EXPECT_EQ(EINVAL, errno);

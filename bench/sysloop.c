@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysloop - the cost of kernel events to a program that makes system
+ * calls (bench/kernel-events, issue 23): N getppid() calls, the median
+ * ns per call of REPS repetitions on stdout.
+ *
+ * usage: sysloop [--self CLASSES | --other CLASSES] N REPS
+ *   (none)    untraced, no stream anywhere asks for kernel events;
+ *   --other   untraced, while a stream records CLASSES for another process
+ *             (a child that sleeps): the probes are registered and this
+ *             process pays the check of each tracepoint it passes;
+ *   --self    traced: a running LOOP stream on this process records
+ *             CLASSES (every call is two records).
+ * CLASSES is a posix_trace_attr_setkernelclasses_np() mask.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <trace.h>
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int stream_on(pid_t pid, unsigned int classes, trace_id_t *trid)
+{
+	trace_attr_t a;
+	int err;
+
+	err = posix_trace_attr_init(&a);
+	if (!err)
+		err = posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_LOOP);
+	if (!err)
+		err = posix_trace_attr_setkernelclasses_np(&a, classes);
+	if (!err)
+		err = posix_trace_create(pid, &a, trid);
+	posix_trace_attr_destroy(&a);
+	if (!err)
+		err = posix_trace_start(*trid);
+	if (err)
+		fprintf(stderr, "sysloop: stream on %d: %s\n", (int)pid, strerror(err));
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n, reps, i, r;
+	pid_t other = -1;
+	trace_id_t trid = 0;
+	double *ns;
+	int arg = 1;
+
+	if (argc == 5 && (!strcmp(argv[1], "--self") || !strcmp(argv[1], "--other"))) {
+		unsigned int classes = (unsigned int)strtoul(argv[2], NULL, 0);
+
+		if (!strcmp(argv[1], "--other")) {
+			other = fork();
+			if (other < 0)
+				return 1;
+			if (!other) {
+				pause();
+				_exit(0);
+			}
+		}
+		if (stream_on(other > 0 ? other : 0, classes, &trid))
+			goto err;
+		arg = 3;
+	} else if (argc != 3) {
+		fprintf(stderr, "usage: sysloop [--self CLASSES | --other CLASSES] N REPS\n");
+		return 2;
+	}
+	n = strtoul(argv[arg], NULL, 0);
+	reps = strtoul(argv[arg + 1], NULL, 0);
+	if (!n || !reps)
+		goto err;
+	ns = calloc(reps, sizeof(*ns));
+	if (!ns)
+		goto err;
+	for (r = 0; r < reps; r++) {
+		unsigned long long t0 = now_ns();
+
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		ns[r] = (double)(now_ns() - t0) / n;
+	}
+	qsort(ns, reps, sizeof(*ns), cmp);
+	printf("%.1f\n", ns[reps / 2]);
+	if (trid)
+		posix_trace_shutdown(trid);
+	if (other > 0) {
+		kill(other, SIGKILL);
+		waitpid(other, NULL, 0);
+	}
+	free(ns);
+	return 0;
+err:
+	if (other > 0) {
+		kill(other, SIGKILL);
+		waitpid(other, NULL, 0);
+	}
+	return 1;
+}

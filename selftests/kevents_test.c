@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevents_test - kernel events (issue 23), classes SYSCALL and PROCESS of
+ * posix_trace_attr_setkernelclasses_np(3): off by default; system calls of
+ * the traced thread between its own events, in timestamp order; paths
+ * copied without faulting, cut at the limit or at an inaccessible page;
+ * the filter; probes registered only while a stream asks; fork, exec and
+ * exit of a child that inherits the stream, from its first system call;
+ * nothing of an exec that raised privileges for a controller that lost
+ * the right to trace.
+ */
+#include "pt_selftest.h"
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <linux/posix_trace_kernel.h>
+
+#define MAX_EV		8192
+#define STREAM_SIZE	(1 << 20)
+#define NOBODY		65534
+
+FIXTURE(kev) {
+	trace_id_t trid;
+	struct st_ev *ev;
+	int n;
+	char dir[64];
+	bool mounted;
+};
+
+static bool kev_supported(void)
+{
+	trace_attr_t a;
+	trace_id_t trid;
+	int ret;
+
+	if (posix_trace_attr_init(&a))
+		return false;
+	ret = posix_trace_attr_setkernelclasses_np(&a, POSIX_TRACE_KERNEL_SYSCALL_NP);
+	if (!ret)
+		ret = posix_trace_create(0, &a, &trid);
+	posix_trace_attr_destroy(&a);
+	if (!ret)
+		posix_trace_shutdown(trid);
+	return !ret;
+}
+
+FIXTURE_SETUP(kev)
+{
+	self->trid = 0;
+	self->dir[0] = 0;
+	self->mounted = false;
+	self->ev = calloc(MAX_EV, sizeof(*self->ev));
+	ASSERT_NE(NULL, self->ev);
+	ST_REQUIRE_MODULE();
+	if (!kev_supported())
+		ST_SKIP("kernel events not offered by this module or kernel");
+}
+
+FIXTURE_TEARDOWN(kev)
+{
+	if (self->trid > 0)
+		posix_trace_shutdown(self->trid);
+	free(self->ev);
+	if (self->mounted)
+		umount2(self->dir, MNT_DETACH);
+	if (self->dir[0])
+		rmdir(self->dir);
+}
+
+static int kev_create(pid_t pid, unsigned int classes, int inherit,
+		      trace_id_t *trid)
+{
+	trace_attr_t a;
+	int ret = st_attr_make(&a, STREAM_SIZE, POSIX_TRACE_UNTIL_FULL, 0);
+
+	if (ret)
+		return ret;
+	ret = posix_trace_attr_setkernelclasses_np(&a, classes);
+	if (!ret)
+		ret = posix_trace_attr_setinherited(&a, inherit);
+	if (!ret)
+		ret = posix_trace_create(pid, &a, trid);
+	posix_trace_attr_destroy(&a);
+	return ret;
+}
+
+static void user_event(char tag)
+{
+	posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &tag, 1);
+}
+
+static bool is_user(const struct st_ev *e, char tag)
+{
+	return e->info.posix_event_id == POSIX_TRACE_UNNAMED_USEREVENT &&
+	       e->len == 1 && e->data[0] == (unsigned char)tag;
+}
+
+static const struct posix_trace_syscall_entry *entry_of(const struct st_ev *e)
+{
+	if (e->info.posix_event_id != POSIX_TRACE_SYSCALL_ENTRY_NP ||
+	    e->len < sizeof(struct posix_trace_syscall_entry))
+		return NULL;
+	return (const void *)e->data;
+}
+
+static const struct posix_trace_syscall_exit *exit_of(const struct st_ev *e)
+{
+	if (e->info.posix_event_id != POSIX_TRACE_SYSCALL_EXIT_NP ||
+	    e->len < sizeof(struct posix_trace_syscall_exit))
+		return NULL;
+	return (const void *)e->data;
+}
+
+static int index_of(FIXTURE_DATA(kev) *self, char tag)
+{
+	int i;
+
+	for (i = 0; i < self->n; i++) {
+		if (is_user(&self->ev[i], tag))
+			return i;
+	}
+	return -1;
+}
+
+/* Stop the stream and read all of it. */
+static void stop_and_drain(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(kev) *self)
+{
+	ASSERT_EQ(0, posix_trace_stop(self->trid));
+	ASSERT_EQ(0, st_drain(self->trid, self->ev, MAX_EV, &self->n));
+	ASSERT_LT(self->n, MAX_EV);
+}
+
+static int count_kernel(FIXTURE_DATA(kev) *self)
+{
+	int i, k = 0;
+
+	for (i = 0; i < self->n; i++) {
+		trace_event_id_t id = self->ev[i].info.posix_event_id;
+
+		k += id >= POSIX_TRACE_SYSCALL_ENTRY_NP && id <= 26;
+	}
+	return k;
+}
+
+/* The entry of the first system call @nr, recorded after user event @tag. */
+static const struct posix_trace_syscall_entry *
+find_entry(FIXTURE_DATA(kev) *self, char tag, long nr, int *at)
+{
+	const struct posix_trace_syscall_entry *e;
+	int i = index_of(self, tag);
+
+	for (i = i < 0 ? self->n : i + 1; i < self->n; i++) {
+		e = entry_of(&self->ev[i]);
+		if (e && e->nr == nr && self->ev[i].info.posix_pid == getpid()) {
+			if (at)
+				*at = i;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+TEST_F(kev, system_calls_are_not_recorded_without_the_attribute)
+{
+	ASSERT_EQ(0, kev_create(0, 0, POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	syscall(SYS_getppid);
+	user_event('a');
+	stop_and_drain(_metadata, self);
+	EXPECT_LE(0, index_of(self, 'a'));
+	EXPECT_EQ(0, count_kernel(self));
+}
+
+TEST_F(kev, getppid_is_recorded_between_the_user_events_around_it)
+{
+	int i, a, b, entries = 0, exits = 0;
+	pid_t tid = gettid();
+
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	for (i = 0; i < 3; i++)
+		syscall(SYS_getppid);
+	user_event('b');
+	stop_and_drain(_metadata, self);
+	a = index_of(self, 'a');
+	b = index_of(self, 'b');
+	ASSERT_LE(0, a);
+	ASSERT_LT(a, b);
+	for (i = 0; i < self->n; i++) {
+		const struct st_ev *e = &self->ev[i];
+		const struct posix_trace_syscall_entry *en = entry_of(e);
+		const struct posix_trace_syscall_exit *ex = exit_of(e);
+
+		if (i > 0) {	/* read in timestamp order */
+			const struct timespec *p = &self->ev[i - 1].info.posix_timestamp;
+			const struct timespec *t = &e->info.posix_timestamp;
+
+			EXPECT_TRUE(p->tv_sec < t->tv_sec ||
+				    (p->tv_sec == t->tv_sec && p->tv_nsec <= t->tv_nsec));
+		}
+		if (en && en->nr == SYS_getppid) {
+			EXPECT_LT(a, i);
+			EXPECT_GT(b, i);
+			EXPECT_EQ(getpid(), e->info.posix_pid);
+			EXPECT_EQ(0u, en->flags);
+			/* its exit is the next record of this thread */
+			ASSERT_LT(i + 1, self->n);
+			ex = exit_of(&self->ev[i + 1]);
+			ASSERT_NE(NULL, ex);
+			EXPECT_EQ((uint32_t)SYS_getppid, ex->nr);
+			EXPECT_EQ((uint64_t)getppid(), ex->ret);
+			entries++;
+		} else if (ex && ex->nr == SYS_getppid) {
+			exits++;
+		}
+	}
+	EXPECT_EQ(3, entries);
+	EXPECT_EQ(3, exits);
+	(void)tid;
+}
+
+/* A path the thread wrote (resident): in the entry and in the exit. */
+TEST_F(kev, openat_entry_and_exit_carry_the_path_and_exit_the_descriptor)
+{
+	char path[] = "/proc/self/stat";
+	const struct posix_trace_syscall_entry *e;
+	const struct posix_trace_syscall_exit *x;
+	int fd, at;
+
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	close(fd);
+	stop_and_drain(_metadata, self);
+	e = find_entry(self, 'a', SYS_openat, &at);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH, e->flags);
+	EXPECT_EQ(1u, e->path_arg);
+	ASSERT_EQ(strlen(path), e->path_len);
+	EXPECT_EQ(0, memcmp(e + 1, path, e->path_len));
+	EXPECT_EQ((uint64_t)(uintptr_t)path, e->args[1]);
+	x = exit_of(&self->ev[at + 1]);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ((uint64_t)fd, x->ret);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH, x->flags);
+	EXPECT_EQ(1u, x->path_arg);
+	ASSERT_EQ(strlen(path), x->path_len);
+	EXPECT_EQ(0, memcmp(x + 1, path, x->path_len));
+}
+
+/*
+ * A path on a page the thread never touched (a fresh file mapping):
+ * the probe at entry may not fault it in, the exit has it.
+ */
+TEST_F(kev, an_untouched_path_is_in_the_exit_record)
+{
+	const struct posix_trace_syscall_entry *e;
+	const struct posix_trace_syscall_exit *x;
+	char tmpl[] = "/tmp/pt-kev-path-XXXXXX";
+	const char *name = "/proc/self/stat";
+	int fd, at, ret;
+	char *p;
+
+	fd = mkstemp(tmpl);
+	ASSERT_LE(0, fd);
+	unlink(tmpl);
+	ASSERT_EQ((ssize_t)strlen(name) + 1, write(fd, name, strlen(name) + 1));
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	ASSERT_NE(MAP_FAILED, p);
+	/* Dropped from this process's page tables, if it ever was there. */
+	ASSERT_EQ(0, madvise(p, 4096, MADV_DONTNEED));
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	ret = syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, ret);
+	close(ret);
+	stop_and_drain(_metadata, self);
+	e = find_entry(self, 'a', SYS_openat, &at);
+	ASSERT_NE(NULL, e);
+	/* Resident or not at entry: either way, never a wrong path. */
+	if (e->flags & POSIX_TRACE_SYSCALL_PATH) {
+		ASSERT_EQ(strlen(name), e->path_len);
+		EXPECT_EQ(0, memcmp(e + 1, name, e->path_len));
+	} else {
+		EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_FAULT, e->flags);
+		EXPECT_EQ(0u, e->path_len);
+	}
+	x = exit_of(&self->ev[at + 1]);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH, x->flags);
+	ASSERT_EQ(strlen(name), x->path_len);
+	EXPECT_EQ(0, memcmp(x + 1, name, x->path_len));
+	munmap(p, 4096);
+}
+
+/* REQ: a bounded, non-faulting copy: an inaccessible page gives no path,
+ * and the system call itself still fails as it should. */
+TEST_F(kev, a_path_on_an_inaccessible_page_is_not_copied)
+{
+	const struct posix_trace_syscall_entry *e;
+	const struct posix_trace_syscall_exit *x;
+	int at, ret, err;
+	char *p;
+
+	p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	ret = syscall(SYS_openat, AT_FDCWD, p, O_RDONLY);
+	err = errno;
+	stop_and_drain(_metadata, self);
+	munmap(p, 4096);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EFAULT, err);
+	e = find_entry(self, 'a', SYS_openat, &at);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_FAULT, e->flags);
+	EXPECT_EQ(0u, e->path_len);
+	x = exit_of(&self->ev[at + 1]);
+	ASSERT_NE(NULL, x);
+	EXPECT_EQ((uint64_t)-EFAULT, x->ret);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_FAULT, x->flags);
+	EXPECT_EQ(0u, x->path_len);
+}
+
+/* A name running into an inaccessible page: what precedes it, cut. */
+TEST_F(kev, a_path_running_into_an_inaccessible_page_is_cut_there)
+{
+	const struct posix_trace_syscall_entry *e;
+	char *p;
+
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, mprotect(p + 4096, 4096, PROT_NONE));
+	memcpy(p + 4096 - 3, "abc", 3);		/* no NUL before the page */
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	EXPECT_EQ(-1, syscall(SYS_openat, AT_FDCWD, p + 4096 - 3, O_RDONLY));
+	stop_and_drain(_metadata, self);
+	munmap(p, 8192);
+	e = find_entry(self, 'a', SYS_openat, NULL);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ((uint32_t)(POSIX_TRACE_SYSCALL_PATH | POSIX_TRACE_SYSCALL_PATH_TRUNC),
+		  e->flags);
+	ASSERT_EQ(3u, e->path_len);
+	EXPECT_EQ(0, memcmp(e + 1, "abc", 3));
+}
+
+TEST_F(kev, a_path_longer_than_the_limit_is_cut_at_the_limit)
+{
+	const struct posix_trace_syscall_entry *e;
+	char path[POSIX_TRACE_SYSCALL_PATH_MAX + 100];
+	const char *c;
+
+	memset(path, 'x', sizeof(path) - 1);
+	path[sizeof(path) - 1] = 0;
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	EXPECT_EQ(-1, syscall(SYS_openat, AT_FDCWD, path, O_RDONLY));
+	stop_and_drain(_metadata, self);
+	e = find_entry(self, 'a', SYS_openat, NULL);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ((uint32_t)(POSIX_TRACE_SYSCALL_PATH | POSIX_TRACE_SYSCALL_PATH_TRUNC),
+		  e->flags);
+	ASSERT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_MAX, e->path_len);
+	for (c = (const char *)(e + 1); c < (const char *)(e + 1) + e->path_len; c++)
+		ASSERT_EQ('x', *c);
+}
+
+TEST_F(kev, filtered_system_call_events_are_not_recorded)
+{
+	trace_event_set_t set;
+
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
+	ASSERT_EQ(0, posix_trace_eventset_add(POSIX_TRACE_SYSCALL_ENTRY_NP, &set));
+	ASSERT_EQ(0, posix_trace_eventset_add(POSIX_TRACE_SYSCALL_EXIT_NP, &set));
+	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &set, POSIX_TRACE_SET_EVENTSET));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	syscall(SYS_getppid);
+	user_event('a');
+	stop_and_drain(_metadata, self);
+	EXPECT_LE(0, index_of(self, 'a'));
+	EXPECT_EQ(0, count_kernel(self));
+}
+
+/* REQ: no probe for a class no stream asks for (issue 23, "Cost"). */
+TEST_F(kev, probes_are_registered_only_while_a_stream_asks)
+{
+	struct posix_trace_stats st;
+	int i;
+
+	/* Streams of the tests before are freed after a grace period. */
+	for (i = 0; i < 200; i++) {
+		ASSERT_EQ(0, st_stats(&st));
+		if (!st.kernel_classes)
+			break;
+		usleep(10000);
+	}
+	if (st.kernel_classes)
+		ST_SKIP("another stream records kernel events (%#x)", st.kernel_classes);
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_stats(&st));
+	EXPECT_EQ((uint32_t)POSIX_TRACE_KERNEL_SYSCALL_NP, st.kernel_classes);
+	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
+	self->trid = 0;
+	/* The stream is freed after an RCU grace period, by a work item. */
+	for (i = 0; i < 200; i++) {
+		ASSERT_EQ(0, st_stats(&st));
+		if (!st.kernel_classes)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(0u, st.kernel_classes);
+}
+
+TEST_F(kev, class_bits_outside_those_offered_are_refused)
+{
+	unsigned int classes = 0;
+	trace_attr_t a;
+
+	ASSERT_EQ(0, posix_trace_attr_init(&a));
+	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 1));
+	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 31));
+	EXPECT_EQ(0, posix_trace_attr_getkernelclasses_np(&a, &classes));
+	EXPECT_EQ(0u, classes);
+	posix_trace_attr_destroy(&a);
+}
+
+/* A child that inherits the stream: fork in the parent, then the child's
+ * first system call (execve), exec and exit. */
+TEST_F(kev, fork_exec_and_exit_of_an_inheriting_child_are_recorded)
+{
+	const struct posix_trace_process_exec *x = NULL;
+	const struct posix_trace_process_exit *ex = NULL;
+	const struct posix_trace_process_fork *f = NULL;
+	const struct posix_trace_syscall_entry *e;
+	bool execve_seen = false;
+	pid_t child;
+	int i, status;
+
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_ALL_NP,
+				POSIX_TRACE_INHERITED, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(0, status);
+	stop_and_drain(_metadata, self);
+	for (i = 0; i < self->n; i++) {
+		const struct st_ev *ev = &self->ev[i];
+		trace_event_id_t id = ev->info.posix_event_id;
+
+		if (id == POSIX_TRACE_PROCESS_FORK_NP && ev->info.posix_pid == getpid())
+			f = (const void *)ev->data;
+		else if (id == POSIX_TRACE_PROCESS_EXEC_NP && ev->info.posix_pid == child)
+			x = (const void *)ev->data;
+		else if (id == POSIX_TRACE_PROCESS_EXIT_NP && ev->info.posix_pid == child)
+			ex = (const void *)ev->data;
+		e = entry_of(ev);
+		if (e && e->nr == SYS_execve && ev->info.posix_pid == child) {
+			execve_seen = true;
+			/* the literal may not be resident in the child yet */
+			if (e->flags & POSIX_TRACE_SYSCALL_PATH) {
+				EXPECT_EQ(strlen("/bin/true"), e->path_len);
+				EXPECT_EQ(0, memcmp(e + 1, "/bin/true", 9));
+			}
+		}
+	}
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ((uint32_t)child, f->child_pid);
+	EXPECT_EQ((uint32_t)child, f->child_tid);
+	EXPECT_EQ(0u, f->flags);
+	EXPECT_TRUE(execve_seen);
+	ASSERT_NE(NULL, x);
+	ASSERT_EQ(strlen("/bin/true"), x->name_len);
+	EXPECT_EQ(0, memcmp(x + 1, "/bin/true", 9));
+	ASSERT_NE(NULL, ex);
+	EXPECT_EQ(0u, ex->status);
+}
+
+/* ------------------------------------------------------------------ */
+/* An exec that raises privileges                                      */
+/* ------------------------------------------------------------------ */
+
+/* A set-user-ID root copy of /bin/true in a suid-capable directory. */
+static void make_setuid_true(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(kev) *self, char *bin, size_t size)
+{
+	char buf[65536];
+	struct statvfs sv;
+	int in, out;
+	ssize_t n;
+
+	strcpy(self->dir, "/tmp/pt-kev-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_EQ(0, statvfs(self->dir, &sv));
+	if (sv.f_flag & ST_NOSUID) {
+		ASSERT_EQ(0, mount("tmpfs", self->dir, "tmpfs", 0, "mode=0755"));
+		self->mounted = true;
+	}
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+	snprintf(bin, size, "%s/true", self->dir);
+	in = open("/bin/true", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, in);
+	out = open(bin, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	ASSERT_LE(0, out);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ASSERT_EQ(n, write(out, buf, n));
+	ASSERT_EQ(0, fchown(out, 0, 0));
+	ASSERT_EQ(0, fchmod(out, 04755));
+	close(out);
+	close(in);
+}
+
+enum { K_OK, K_SETUP, K_NO_DETACH, K_LEAKED, K_MISSING, K_CREATE, K_START,
+       K_CHILD, K_READ };
+
+/*
+ * Controller (unprivileged when @drop): traces a child running as NOBODY
+ * that execs the set-user-ID @bin.  Unprivileged, it must see the
+ * child's execve entry (old image), then DETACHED, and nothing of the
+ * new image: no exec record, no execve exit, no later call.  Root keeps
+ * tracing: it sees the new image's system calls, but no exec record
+ * either (a raised exec is not recorded, <linux/posix_trace_kernel.h>).
+ */
+static int raised_exec_controller(const char *bin, bool drop)
+{
+	static struct st_ev ev[MAX_EV];
+	int go[2], i, n, status;
+	bool entry = false, detached = false, exec = false, after = false;
+	trace_id_t trid;
+	pid_t child;
+
+	if (pipe(go))
+		return K_SETUP;
+	if (drop && st_set_creds(NOBODY, NOBODY, 1))
+		return K_SETUP;
+	child = fork();
+	if (child < 0)
+		return K_SETUP;
+	if (!child) {
+		char c;
+
+		if (!drop && st_set_creds(NOBODY, NOBODY, 1))
+			_exit(126);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(125);
+		execl(bin, "true", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	if (kev_create(child, POSIX_TRACE_KERNEL_ALL_NP, POSIX_TRACE_CLOSE_FOR_CHILD, &trid))
+		return K_CREATE;
+	if (st_start_and_skip(trid))
+		return K_START;
+	if (write(go[1], "g", 1) != 1 || waitpid(child, &status, 0) != child)
+		return K_SETUP;
+	if (status)
+		return K_CHILD;
+	posix_trace_stop(trid);
+	if (st_drain(trid, ev, MAX_EV, &n))
+		return K_READ;
+	for (i = 0; i < n; i++) {
+		const struct posix_trace_syscall_entry *e = entry_of(&ev[i]);
+		trace_event_id_t id = ev[i].info.posix_event_id;
+
+		if (ev[i].info.posix_pid != child && id != POSIX_TRACE_DETACHED)
+			continue;
+		if (e && e->nr == SYS_execve && !entry) {
+			entry = true;
+			continue;
+		}
+		if (id == POSIX_TRACE_DETACHED)
+			detached = true;
+		else if (id == POSIX_TRACE_PROCESS_EXEC_NP)
+			exec = true;
+		else if (entry && id >= POSIX_TRACE_SYSCALL_ENTRY_NP && id <= 26)
+			after = true;
+	}
+	posix_trace_shutdown(trid);
+	if (!entry)
+		return K_MISSING;
+	if (drop)
+		return !detached ? K_NO_DETACH : exec || after ? K_LEAKED : K_OK;
+	return exec ? K_LEAKED : after ? K_OK : K_MISSING;
+}
+
+static void raised_exec(struct __test_metadata *_metadata,
+			FIXTURE_DATA(kev) *self, bool drop)
+{
+	char bin[128];
+	pid_t pid;
+	int status;
+
+	ST_REQUIRE_ROOT();
+	make_setuid_true(_metadata, self, bin, sizeof(bin));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(raised_exec_controller(bin, drop));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(K_OK, WEXITSTATUS(status));
+	unlink(bin);
+}
+
+TEST_F(kev, nothing_of_a_raised_exec_reaches_an_unprivileged_controller)
+{
+	raised_exec(_metadata, self, true);
+}
+
+TEST_F(kev, a_root_controller_sees_the_new_image_after_a_raised_exec)
+{
+	raised_exec(_metadata, self, false);
+}
+
+TEST_HARNESS_MAIN
