@@ -174,12 +174,7 @@ FIXTURE_TEARDOWN(exec)
 	}
 	if (self->trid)
 		posix_trace_shutdown(self->trid);
-	if (self->bin[0])
-		unlink(self->bin);
-	if (self->mounted)
-		umount(self->dir);
-	if (self->dir[0])
-		rmdir(self->dir);
+	st_setuid_copy_remove(self->dir, self->bin, self->mounted);
 }
 
 /*
@@ -274,31 +269,8 @@ TEST_F(exec, traced_process_keeps_name_mapping_at_exec)
 static void make_setuid_copy(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(exec) *self)
 {
-	struct statvfs sv;
-	char buf[65536];
-	int in, out;
-	ssize_t n;
-
-	strcpy(self->dir, "/tmp/pt-exec-XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->dir));
-	ASSERT_EQ(0, statvfs(self->dir, &sv));
-	if (sv.f_flag & ST_NOSUID) {
-		ASSERT_EQ(0, mount("tmpfs", self->dir, "tmpfs", 0, "mode=0755"));
-		self->mounted = true;
-	}
-	ASSERT_EQ(0, chmod(self->dir, 0755));
-	snprintf(self->bin, sizeof(self->bin), "%s/exec_test", self->dir);
-	in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, in);
-	out = open(self->bin, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
-	ASSERT_LE(0, out);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		ASSERT_EQ(n, write(out, buf, n));
-	ASSERT_EQ(0, n);
-	ASSERT_EQ(0, fchown(out, 0, 0));
-	ASSERT_EQ(0, fchmod(out, 04755));	/* after chown, which clears it */
-	close(out);
-	close(in);
+	ASSERT_EQ(0, st_setuid_copy("/proc/self/exe", "exec_test", self->dir,
+				    self->bin, sizeof(self->bin), &self->mounted));
 }
 
 /*

@@ -11,9 +11,6 @@
  */
 #include "pt_selftest.h"
 
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <linux/posix_trace_kernel.h>
 
 #define MAX_EV		8192
@@ -62,10 +59,7 @@ FIXTURE_TEARDOWN(kev)
 	if (self->trid > 0)
 		posix_trace_shutdown(self->trid);
 	free(self->ev);
-	if (self->mounted)
-		umount2(self->dir, MNT_DETACH);
-	if (self->dir[0])
-		rmdir(self->dir);
+	st_setuid_copy_remove(self->dir, "", self->mounted);
 }
 
 static int kev_create(pid_t pid, unsigned int classes, int inherit,
@@ -505,35 +499,6 @@ TEST_F(kev, fork_exec_and_exit_of_an_inheriting_child_are_recorded)
 /* An exec that raises privileges                                      */
 /* ------------------------------------------------------------------ */
 
-/* A set-user-ID root copy of /bin/true in a suid-capable directory. */
-static void make_setuid_true(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(kev) *self, char *bin, size_t size)
-{
-	char buf[65536];
-	struct statvfs sv;
-	int in, out;
-	ssize_t n;
-
-	strcpy(self->dir, "/tmp/pt-kev-XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->dir));
-	ASSERT_EQ(0, statvfs(self->dir, &sv));
-	if (sv.f_flag & ST_NOSUID) {
-		ASSERT_EQ(0, mount("tmpfs", self->dir, "tmpfs", 0, "mode=0755"));
-		self->mounted = true;
-	}
-	ASSERT_EQ(0, chmod(self->dir, 0755));
-	snprintf(bin, size, "%s/true", self->dir);
-	in = open("/bin/true", O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, in);
-	out = open(bin, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
-	ASSERT_LE(0, out);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		ASSERT_EQ(n, write(out, buf, n));
-	ASSERT_EQ(0, fchown(out, 0, 0));
-	ASSERT_EQ(0, fchmod(out, 04755));
-	close(out);
-	close(in);
-}
 
 enum { K_OK, K_SETUP, K_NO_DETACH, K_LEAKED, K_MISSING, K_CREATE, K_START,
        K_CHILD, K_READ };
@@ -617,7 +582,8 @@ static void raised_exec(struct __test_metadata *_metadata,
 	int status;
 
 	ST_REQUIRE_ROOT();
-	make_setuid_true(_metadata, self, bin, sizeof(bin));
+	ASSERT_EQ(0, st_setuid_copy("/bin/true", "true", self->dir, bin,
+				    sizeof(bin), &self->mounted));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -316,4 +319,60 @@ int st_set_ptrace_scope(int v)
 		ret = errno;
 	close(fd);
 	return ret;
+}
+
+int st_setuid_copy(const char *src, const char *name, char *dir, char *bin,
+		   size_t binlen, bool *mounted)
+{
+	char buf[65536];
+	struct statvfs sv;
+	int in, out, err = 0;
+	ssize_t n;
+
+	*mounted = false;
+	bin[0] = 0;
+	strcpy(dir, "/tmp/pt-suid-XXXXXX");
+	if (!mkdtemp(dir) || statvfs(dir, &sv))
+		return errno;
+	if (sv.f_flag & ST_NOSUID) {
+		if (mount("tmpfs", dir, "tmpfs", 0, "mode=0755"))
+			return errno;
+		*mounted = true;
+	}
+	if (chmod(dir, 0755))
+		return errno;
+	snprintf(bin, binlen, "%s/%s", dir, name);
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return errno;
+	out = open(bin, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	if (out < 0) {
+		err = errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(out, buf, n) != n) {
+			err = errno ? errno : EIO;
+			break;
+		}
+	}
+	if (!err && n < 0)
+		err = errno;
+	/* chmod after chown, which clears the bit */
+	if (!err && (fchown(out, 0, 0) || fchmod(out, 04755)))
+		err = errno;
+	close(out);
+	close(in);
+	return err;
+}
+
+void st_setuid_copy_remove(const char *dir, const char *bin, bool mounted)
+{
+	if (bin[0])
+		unlink(bin);
+	if (mounted)
+		umount2(dir, MNT_DETACH);
+	if (dir[0])
+		rmdir(dir);
 }

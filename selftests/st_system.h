@@ -68,6 +68,17 @@ int st_nr_allowed_cpus(void);
 /* Every id @uid and @gid, no supplementary groups, dumpable @dumpable. */
 int st_set_creds(uid_t uid, gid_t gid, int dumpable);
 
+/*
+ * A set-user-ID root copy of the file @src, named @name, in a fresh
+ * directory under /tmp that honours the bit (a tmpfs is mounted on it if
+ * /tmp is nosuid).  @dir (at least 32 bytes) and @bin (@binlen) get the
+ * paths, *@mounted whether a tmpfs was mounted; the caller removes them
+ * (st_setuid_copy_remove()).  Needs root.  0 or an errno.
+ */
+int st_setuid_copy(const char *src, const char *name, char *dir, char *bin,
+		   size_t binlen, bool *mounted);
+void st_setuid_copy_remove(const char *dir, const char *bin, bool mounted);
+
 /* Real uid and all gids @ruid, effective/saved/fs uid @euid (from root). */
 int st_split_uids(uid_t ruid, uid_t euid);
 
