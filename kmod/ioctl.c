@@ -49,6 +49,16 @@ static int pt_copy_out(void __user *uarg, const void *src, size_t size)
 	return copy_to_user(uarg, src, size) ? -EFAULT : 0;
 }
 
+/*
+ * An argument back to the caller: no more than the caller's size, which
+ * may be smaller than ours (a struct that grew: posix_trace_create).
+ */
+static int pt_copy_out_arg(void __user *uarg, const void *src, u32 usize,
+			   size_t ksize)
+{
+	return pt_copy_out(uarg, src, min_t(size_t, usize, ksize));
+}
+
 static int pt_ioc_query(void __user *uarg)
 {
 	struct posix_trace_query q;
@@ -104,7 +114,7 @@ static int pt_ioc_create(void __user *uarg)
 	put_pid(target);
 	if (ret)
 		return ret;
-	ret = pt_copy_out(uarg, &c, sizeof(c));
+	ret = pt_copy_out_arg(uarg, &c, c.size, sizeof(c));
 	if (ret) {
 		struct pt_stream *s = pt_stream_lookup(c.trid);
 
@@ -168,7 +178,7 @@ static int pt_ioc_status(void __user *uarg)
 		return -EINVAL;
 	pt_stream_status(s, &st);
 	pt_stream_put(s);
-	return pt_copy_out(uarg, &st, sizeof(st));
+	return pt_copy_out_arg(uarg, &st, st.size, sizeof(st));
 }
 
 static int pt_ioc_wait(void __user *uarg)
@@ -226,7 +236,7 @@ static int pt_ioc_writer_open(void __user *uarg)
 	if (ret)
 		return ret;
 	/* A lane the caller never learns about stays unused: harmless. */
-	return pt_copy_out(uarg, &w, sizeof(w));
+	return pt_copy_out_arg(uarg, &w, w.size, sizeof(w));
 }
 
 static int pt_ioc_writer_notify(void __user *uarg)
@@ -360,7 +370,7 @@ static int pt_ioc_eventid_open(void __user *uarg)
 	if (!ret)
 		pt_publish_ids(e.trid);
 	if (!ret)
-		ret = pt_copy_out(uarg, &e, sizeof(e));
+		ret = pt_copy_out_arg(uarg, &e, e.size, sizeof(e));
 out:
 	kfree(name);
 	return ret;
@@ -413,7 +423,7 @@ static int pt_ioc_eventtypes(void __user *uarg)
 		kept = pt_eventid_map_kept(t.trid, map);
 		pt_map_put(map);
 	} while (!kept);
-	return pt_copy_out(uarg, &t, sizeof(t));
+	return pt_copy_out_arg(uarg, &t, t.size, sizeof(t));
 }
 
 static int pt_ioc_set_filter(void __user *uarg)
@@ -489,7 +499,7 @@ static int pt_ioc_stats(void __user *uarg)
 		       offsetof(typeof(st), streams)) || !PT_RESERVED_ZERO(&st))
 		return -EINVAL;
 	pt_stats_read(&st);
-	return pt_copy_out(uarg, &st, sizeof(st));
+	return pt_copy_out_arg(uarg, &st, st.size, sizeof(st));
 }
 
 long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 #include "kev.h"
 
 static struct pt_kev_hook pt_kev_hooks[] = {
@@ -23,9 +24,20 @@ static struct pt_kev_hook pt_kev_hooks[] = {
 
 #define PT_KEV_NR_CLASSES	5	/* bits of POSIX_TRACE_KCLASS_* */
 
-/* Streams recording each class (bit number); probes registered while > 0. */
+/*
+ * Streams recording each class (bit number), and the classes whose probes
+ * are registered: from the first user on, and until PT_KEV_IDLE after the
+ * last one left (pt_kev_idle_work), so that a user creating and freeing
+ * streams in a loop cannot make the kernel walk every thread and patch
+ * every CPU's code (what registering a syscall tracepoint does) more than
+ * once per PT_KEV_IDLE.
+ */
+#define PT_KEV_IDLE	(2 * HZ)
 static DEFINE_MUTEX(pt_kev_lock);
 static unsigned int pt_kev_users[PT_KEV_NR_CLASSES];
+static u32 pt_kev_on;
+static void pt_kev_idle(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pt_kev_idle_work, pt_kev_idle);
 /* Classes whose tracepoints this kernel has: set once at init. */
 static u32 pt_kev_avail;
 
@@ -64,13 +76,20 @@ int pt_kev_init(void)
 	return 0;
 }
 
+static void pt_kev_unregister(u32 class);
+
 /* Every stream was freed first (each holds a module reference). */
 void pt_kev_exit(void)
 {
-	unsigned int i;
+	unsigned int b;
 
-	for (i = 0; i < PT_KEV_NR_CLASSES; i++)
-		WARN_ON(pt_kev_users[i]);
+	cancel_delayed_work_sync(&pt_kev_idle_work);
+	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
+		WARN_ON(pt_kev_users[b]);
+		if (pt_kev_on & BIT(b))
+			pt_kev_unregister(BIT(b));
+	}
+	pt_kev_on = 0;
 	tracepoint_synchronize_unregister();
 }
 
@@ -83,14 +102,10 @@ u32 pt_kev_classes(void)
 /* The classes whose probes are registered now (POSIX_TRACE_IOC_STATS). */
 u32 pt_kev_registered(void)
 {
-	u32 classes = 0;
-	unsigned int b;
+	u32 classes;
 
 	mutex_lock(&pt_kev_lock);
-	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
-		if (pt_kev_users[b])
-			classes |= BIT(b);
-	}
+	classes = pt_kev_on;
 	mutex_unlock(&pt_kev_lock);
 	return classes;
 }
@@ -132,13 +147,31 @@ err_register:
 
 static void pt_kev_put_locked(u32 classes)
 {
+	bool idle = false;
 	unsigned int b;
 
 	lockdep_assert_held(&pt_kev_lock);
 	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
 		if ((classes & BIT(b)) && !--pt_kev_users[b])
-			pt_kev_unregister(BIT(b));
+			idle = true;
 	}
+	if (idle)
+		mod_delayed_work(system_wq, &pt_kev_idle_work, PT_KEV_IDLE);
+}
+
+/* PT_KEV_IDLE after a class lost its last stream: off, if still unused. */
+static void pt_kev_idle(struct work_struct *work)
+{
+	unsigned int b;
+
+	mutex_lock(&pt_kev_lock);
+	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
+		if ((pt_kev_on & BIT(b)) && !pt_kev_users[b]) {
+			pt_kev_unregister(BIT(b));
+			pt_kev_on &= ~BIT(b);
+		}
+	}
+	mutex_unlock(&pt_kev_lock);
 }
 
 /* A stream asks for @classes (validated against pt_kev_classes()). */
@@ -153,10 +186,11 @@ static int pt_kev_get(u32 classes)
 	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
 		if (!(classes & BIT(b)))
 			continue;
-		if (!pt_kev_users[b]) {
+		if (!(pt_kev_on & BIT(b))) {
 			ret = pt_kev_register(BIT(b));
 			if (ret)
 				break;
+			pt_kev_on |= BIT(b);
 		}
 		pt_kev_users[b]++;
 	}

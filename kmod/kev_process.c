@@ -86,7 +86,8 @@ void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 	memcpy(d.name, bprm->filename, len);
 	d.x.name_len = len;
 	ev.data_len = sizeof(d.x) + len;
-	old = find_pid_ns(old_pid, &init_pid_ns);	/* current->pid before */
+	/* A thread other than the leader exec'd: its old id is gone. */
+	old = old_pid == current->pid ? task_pid(current) : NULL;
 	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
 		struct pt_stream *s = a->stream;
 
@@ -115,7 +116,8 @@ void pt_kev_exit_probe(void *data, struct task_struct *p)
 		return;
 	rcu_read_lock();
 	proc = pt_kev_proc();
-	if (proc) {
+	/* Several threads can find the group dead (lifecycle.c): once. */
+	if (proc && !test_and_set_bit(PT_PROC_EXIT_RECORDED, &proc->flags)) {
 		x.status = p->signal->flags & SIGNAL_GROUP_EXIT ?
 			   p->signal->group_exit_code : p->exit_code;
 		pt_kev_emit(proc, POSIX_TRACE_KCLASS_PROCESS, &ev);

@@ -14,6 +14,7 @@
 #include <linux/compat.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
@@ -158,8 +159,17 @@ void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
 	proc = pt_kev_proc();
 	if (!proc)
 		goto out;
-	memset(&d.x, 0, sizeof(d.x));
 	nr = syscall_get_nr(current, regs);
+	/*
+	 * An exec that failed after its point of no return: the image (and
+	 * perhaps set-ID credentials) are the new ones, but the exec probe
+	 * never ran, so nothing marked the process; it dies with a fatal
+	 * signal.  Record nothing of it, the path least of all (it would be
+	 * read in the new image's memory).
+	 */
+	if (pt_sys_is_exec(nr) && fatal_signal_pending(current))
+		goto out;
+	memset(&d.x, 0, sizeof(d.x));
 	d.x.nr = (u32)nr;
 	d.x.ret = (u64)ret;
 	if (in_compat_syscall())

@@ -54,6 +54,7 @@ enum {
 	PT_PROC_EXIT_TW,	/* @exit_tw or @exit_work claimed */
 	PT_PROC_EXEC_TW,	/* @exec_tw queued */
 	PT_PROC_EXEC_RAISED,	/* the last exec raised privileges */
+	PT_PROC_EXIT_RECORDED,	/* kev_process.c: the exit record is made */
 };
 
 /* proc.c; the lifecycle (lifecycle.h) makes the procs of forked children

@@ -401,8 +401,9 @@ TEST_F(kev, probes_are_registered_only_while_a_stream_asks)
 	struct posix_trace_stats st;
 	int i;
 
-	/* Streams of the tests before are freed after a grace period. */
-	for (i = 0; i < 200; i++) {
+	/* Streams of the tests before are freed after a grace period, and
+	 * their probes 2 s later. */
+	for (i = 0; i < 500; i++) {
 		ASSERT_EQ(0, st_stats(&st));
 		if (!st.kernel_classes)
 			break;
@@ -416,8 +417,9 @@ TEST_F(kev, probes_are_registered_only_while_a_stream_asks)
 	EXPECT_EQ((uint32_t)POSIX_TRACE_KERNEL_SYSCALL_NP, st.kernel_classes);
 	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
 	self->trid = 0;
-	/* The stream is freed after an RCU grace period, by a work item. */
-	for (i = 0; i < 200; i++) {
+	/* The stream is freed after an RCU grace period, by a work item,
+	 * and the probes go 2 s after the last stream that asked (kev.c). */
+	for (i = 0; i < 500; i++) {
 		ASSERT_EQ(0, st_stats(&st));
 		if (!st.kernel_classes)
 			break;

@@ -142,14 +142,24 @@ TEST_F(uapi, nonzero_reserved_field_is_einval)
 TEST_F(uapi, create_accepts_the_size_before_kernel_classes)
 {
 	struct posix_trace_ctl ctl = { .size = sizeof(ctl) };
+	const size_t old = offsetof(struct posix_trace_create, reserved);
+	struct {
+		struct posix_trace_create c;
+		unsigned char guard[32];
+	} b;
 	struct posix_trace_create c;
+	const unsigned char *p;
 
-	memset(&c, 0, sizeof(c));
-	c.size = offsetof(struct posix_trace_create, reserved);
-	c.stream_policy = POSIX_TRACE_POLICY_LOOP;
-	c.stream_size = 4096;
-	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &c));
-	ctl.trid = c.trid;
+	/* What lies past the caller's size is not the kernel's to write. */
+	memset(&b, 0xaa, sizeof(b));
+	memset(&b.c, 0, old);
+	b.c.size = old;
+	b.c.stream_policy = POSIX_TRACE_POLICY_LOOP;
+	b.c.stream_size = 4096;
+	ASSERT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_CREATE, &b));
+	for (p = (const unsigned char *)&b + old; p < (const unsigned char *)(&b + 1); p++)
+		ASSERT_EQ(0xaa, *p);
+	ctl.trid = b.c.trid;
 	EXPECT_EQ(0, ioctl(self->fd, POSIX_TRACE_IOC_SHUTDOWN, &ctl));
 	memset(&c, 0, sizeof(c));
 	c.size = offsetof(struct posix_trace_create, reserved0);

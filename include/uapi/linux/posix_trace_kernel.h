@@ -97,8 +97,9 @@ struct posix_trace_process_fork {
 
 /**
  * struct posix_trace_process_exec - POSIX_TRACE_ID_PROCESS_EXEC
- * @old_tid:	the thread id that called exec (another thread of the
- *		process may have, and became the leader).
+ * @old_tid:	the thread id that called exec; 0 when a thread other
+ *		than the leader did (it became the leader, and its old id
+ *		was freed before the new image was in place).
  * @name_len:	bytes of file name after this structure (no NUL), as the
  *		caller named the file, at most POSIX_TRACE_SYSCALL_PATH_MAX.
  *
