@@ -118,7 +118,24 @@ int pt_ptrace_check(struct task_struct *t, struct mm_struct *mm);
 bool pt_cred_rules_allow(const struct cred *tracer, const struct cred *tcred,
 			 struct mm_struct *mm, bool noaudit);
 
+/*
+ * tracepoints.c: a probe on a kernel tracepoint found by name; @class
+ * groups the hooks registered together (kev.c's classes; 0 in hooks.c).
+ */
+struct pt_tp_hook {
+	const char *name;
+	void *probe;
+	u32 class;
+	struct tracepoint *tp;
+};
+
+void pt_tp_find(struct pt_tp_hook *hooks, unsigned int n);
+int pt_tp_register(struct pt_tp_hook *hooks, unsigned int n, u32 class);
+void pt_tp_unregister(struct pt_tp_hook *hooks, unsigned int n, u32 class);
+
 /* priv.c */
+struct linux_binprm;
+bool pt_exec_raised(struct task_struct *p, const struct linux_binprm *bprm);
 int pt_may_trace(pid_t nr, struct pid **tgid);
 struct task_struct *pt_trace_lock(struct pid *tgid);
 void pt_trace_unlock(struct task_struct *task);

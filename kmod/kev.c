@@ -14,7 +14,7 @@
 #include <linux/workqueue.h>
 #include "kev.h"
 
-static struct pt_kev_hook pt_kev_hooks[] = {
+static struct pt_tp_hook pt_kev_hooks[] = {
 	{ "sys_enter", pt_kev_sys_enter, POSIX_TRACE_KCLASS_SYSCALL },
 	{ "sys_exit", pt_kev_sys_exit, POSIX_TRACE_KCLASS_SYSCALL },
 	{ "sched_process_fork", pt_kev_fork, POSIX_TRACE_KCLASS_PROCESS },
@@ -41,16 +41,6 @@ static DECLARE_DELAYED_WORK(pt_kev_idle_work, pt_kev_idle);
 /* Classes whose tracepoints this kernel has: set once at init. */
 static u32 pt_kev_avail;
 
-static void pt_kev_find(struct tracepoint *tp, void *priv)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
-		if (!strcmp(tp->name, pt_kev_hooks[i].name))
-			pt_kev_hooks[i].tp = tp;
-	}
-}
-
 int pt_kev_init(void)
 {
 	unsigned int i;
@@ -64,7 +54,7 @@ int pt_kev_init(void)
 		pr_info("posix_trace: kernel events not offered on PREEMPT_RT yet\n");
 		return 0;
 	}
-	for_each_kernel_tracepoint(pt_kev_find, NULL);
+	pt_tp_find(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks));
 	pt_kev_avail = POSIX_TRACE_KCLASS_ALL;
 	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
 		if (!pt_kev_hooks[i].tp) {
@@ -76,8 +66,6 @@ int pt_kev_init(void)
 	return 0;
 }
 
-static void pt_kev_unregister(u32 class);
-
 /* Every stream was freed first (each holds a module reference). */
 void pt_kev_exit(void)
 {
@@ -87,7 +75,7 @@ void pt_kev_exit(void)
 	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
 		WARN_ON(pt_kev_users[b]);
 		if (pt_kev_on & BIT(b))
-			pt_kev_unregister(BIT(b));
+			pt_tp_unregister(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
 	}
 	pt_kev_on = 0;
 	tracepoint_synchronize_unregister();
@@ -108,41 +96,6 @@ u32 pt_kev_registered(void)
 	classes = pt_kev_on;
 	mutex_unlock(&pt_kev_lock);
 	return classes;
-}
-
-static void pt_kev_unregister(u32 class)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
-		if (pt_kev_hooks[i].class == class)
-			tracepoint_probe_unregister(pt_kev_hooks[i].tp,
-						    pt_kev_hooks[i].probe, NULL);
-	}
-}
-
-static int pt_kev_register(u32 class)
-{
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
-		if (pt_kev_hooks[i].class != class)
-			continue;
-		ret = tracepoint_probe_register(pt_kev_hooks[i].tp,
-						pt_kev_hooks[i].probe, NULL);
-		if (ret)
-			goto err_register;
-	}
-	return 0;
-
-err_register:
-	while (i--) {
-		if (pt_kev_hooks[i].class == class)
-			tracepoint_probe_unregister(pt_kev_hooks[i].tp,
-						    pt_kev_hooks[i].probe, NULL);
-	}
-	return ret;
 }
 
 static void pt_kev_put_locked(u32 classes)
@@ -167,7 +120,7 @@ static void pt_kev_idle(struct work_struct *work)
 	mutex_lock(&pt_kev_lock);
 	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
 		if ((pt_kev_on & BIT(b)) && !pt_kev_users[b]) {
-			pt_kev_unregister(BIT(b));
+			pt_tp_unregister(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
 			pt_kev_on &= ~BIT(b);
 		}
 	}
@@ -187,7 +140,7 @@ static int pt_kev_get(u32 classes)
 		if (!(classes & BIT(b)))
 			continue;
 		if (!(pt_kev_on & BIT(b))) {
-			ret = pt_kev_register(BIT(b));
+			ret = pt_tp_register(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
 			if (ret)
 				break;
 			pt_kev_on |= BIT(b);

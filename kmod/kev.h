@@ -15,18 +15,6 @@
 struct linux_binprm;
 struct pt_regs;
 
-/*
- * struct pt_kev_hook - one probe on one tracepoint, registered while a
- * stream records @class.  @tp is found once at module init; a class whose
- * tracepoint this kernel lacks is not offered (pt_kev_classes()).
- */
-struct pt_kev_hook {
-	const char *name;
-	void *probe;
-	u32 class;
-	struct tracepoint *tp;
-};
-
 /* kev.c */
 extern const struct pt_class_ops pt_kev_class_ops;
 int pt_kev_init(void);

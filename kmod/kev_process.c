@@ -11,7 +11,6 @@
 #include <linux/pid_namespace.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <uapi/linux/posix_trace_kernel.h>
 #include "kev.h"
@@ -76,7 +75,7 @@ void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 	struct pid *old;
 	size_t len;
 
-	if (bprm->secureexec || get_dumpable(p->mm) != SUID_DUMP_USER)
+	if (pt_exec_raised(p, bprm))
 		return;
 	rcu_read_lock();
 	proc = pt_kev_proc();

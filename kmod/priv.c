@@ -9,6 +9,7 @@
  * (ptrace(2) attaches to a thread, and a zombie has no image to check).
  * Here: which group, when, and how the answer stays true until the attach.
  */
+#include <linux/binfmts.h>
 #include <linux/cred.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -286,4 +287,14 @@ bool pt_owner_may_trace_current(struct pid *owner)
 	current->flags = (current->flags & ~PF_SUPERPRIV) | superpriv;
 	put_cred(tracer);
 	return ok;
+}
+
+/*
+ * At sched_process_exec: the exec raised privileges (bprm->secureexec:
+ * set-user-ID, set-group-ID, file capabilities, an LSM transition) or
+ * left the process non-dumpable (commit_creds() made a set-ID image so).
+ */
+bool pt_exec_raised(struct task_struct *p, const struct linux_binprm *bprm)
+{
+	return bprm->secureexec || get_dumpable(p->mm) != SUID_DUMP_USER;
 }
