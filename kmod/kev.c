@@ -17,6 +17,8 @@
 static struct pt_tp_hook pt_kev_hooks[] = {
 	{ "sys_enter", pt_kev_sys_enter, POSIX_TRACE_KCLASS_SYSCALL },
 	{ "sys_exit", pt_kev_sys_exit, POSIX_TRACE_KCLASS_SYSCALL },
+	{ "signal_generate", pt_kev_signal_generate, POSIX_TRACE_KCLASS_SIGNAL },
+	{ "signal_deliver", pt_kev_signal_deliver, POSIX_TRACE_KCLASS_SIGNAL },
 	{ "sched_process_fork", pt_kev_fork, POSIX_TRACE_KCLASS_PROCESS },
 	{ "sched_process_exec", pt_kev_exec, POSIX_TRACE_KCLASS_PROCESS },
 	{ "sched_process_exit", pt_kev_exit_probe, POSIX_TRACE_KCLASS_PROCESS },
@@ -167,19 +169,25 @@ const struct pt_class_ops pt_kev_class_ops = {
 };
 
 /*
- * The calling task's process if a stream traces it, under the caller's
- * RCU read-side section (probes run with preemption disabled).  Nothing
- * while an exec that raised privileges has not yet detached the
- * controllers that lost the right to trace the process (lifecycle.c):
- * nothing of the new image may reach them.
+ * @t's process if a stream traces it, under the caller's RCU read-side
+ * section (probes run with preemption disabled).  Nothing while an exec
+ * that raised privileges has not yet detached the controllers that lost
+ * the right to trace the process (lifecycle.c): nothing of the new image
+ * may reach them.
  */
-struct pt_proc *pt_kev_proc(void)
+struct pt_proc *pt_kev_proc_of(struct task_struct *t)
 {
-	struct pt_proc *proc = pt_proc_find_rcu(task_tgid(current));
+	struct pt_proc *proc = pt_proc_find_rcu(task_tgid(t));
 
 	if (!proc || test_bit(PT_PROC_EXEC_RAISED, &proc->flags))
 		return NULL;
 	return proc;
+}
+
+/* The calling task's process, as pt_kev_proc_of(). */
+struct pt_proc *pt_kev_proc(void)
+{
+	return pt_kev_proc_of(current);
 }
 
 /* Record @ev into each stream tracing @proc that asked for @class. */

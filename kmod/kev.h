@@ -5,13 +5,16 @@
  * class (posix_trace_create.kernel_classes).  Beside the log writer and
  * the lifecycle, above streams (stream.h): kev.c registers a class's
  * probes while a stream asks (struct pt_class_ops) and finds the streams
- * of the current process; kev_syscall.c and kev_process.c are the probes.
+ * of the current process; kev_syscall.c, kev_signal.c and kev_process.c
+ * are the probes.
  */
 #ifndef PT_KEV_H
 #define PT_KEV_H
 
 #include "stream.h"
 
+struct k_sigaction;
+struct kernel_siginfo;
 struct linux_binprm;
 struct pt_regs;
 
@@ -21,12 +24,17 @@ int pt_kev_init(void);
 void pt_kev_exit(void);
 u32 pt_kev_classes(void);
 u32 pt_kev_registered(void);
+struct pt_proc *pt_kev_proc_of(struct task_struct *t);
 struct pt_proc *pt_kev_proc(void);
 void pt_kev_emit(struct pt_proc *proc, u32 class, struct pt_event *ev);
 
-/* kev_syscall.c, kev_process.c: the probes, for kev.c's table. */
+/* kev_syscall.c, kev_signal.c, kev_process.c: the probes, for kev.c's table. */
 void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id);
 void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret);
+void pt_kev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
+			    struct task_struct *task, int group, int result);
+void pt_kev_signal_deliver(void *data, int sig, struct kernel_siginfo *info,
+			   struct k_sigaction *ka);
 void pt_kev_fork(void *data, struct task_struct *parent,
 		 struct task_struct *child);
 void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,

@@ -141,8 +141,10 @@ static void pt_fill_record(struct pt_stream *s, struct pt_lane *l,
 	rec->thread = ev->thread;
 	rec->address = ev->address;
 	if (ev->from_task) {
-		rec->pid = task_tgid_nr_ns(current, s->pidns);
-		rec->tid = task_pid_nr_ns(current, s->pidns);
+		struct task_struct *t = ev->task ?: current;
+
+		rec->pid = task_tgid_nr_ns(t, s->pidns);
+		rec->tid = task_pid_nr_ns(t, s->pidns);
 	}
 }
 

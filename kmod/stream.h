@@ -263,9 +263,10 @@ struct pt_event {
 	u32 data_len;
 	bool truncated;
 	bool control;		/* may use the lane reserve */
-	bool from_task;		/* pid/tid of current, else 0 */
+	bool from_task;		/* pid/tid of task (or current), else 0 */
 	bool may_wait;		/* a full never-lose stream: pt_record() false */
 	u64 timestamp;		/* 0: now */
+	struct task_struct *task; /* from_task: this task, not current */
 };
 
 bool pt_record(struct pt_stream *s, const struct pt_event *ev);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kevents_test - kernel events (issue 23), classes SYSCALL and PROCESS of
- * posix_trace_attr_setkernelclasses_np(3): off by default; system calls of
+ * kevents_test - kernel events (issue 23), classes SYSCALL, SIGNAL and
+ * PROCESS of posix_trace_attr_setkernelclasses_np(3): off by default; system calls of
  * the traced thread between its own events, in timestamp order; paths
  * copied without faulting, cut at the limit or at an inaccessible page;
  * the filter; probes registered only while a stream asks; fork, exec and
  * exit of a child that inherits the stream, from its first system call;
  * nothing of an exec that raised privileges for a controller that lost
- * the right to trace.
+ * the right to trace; signals generated for and delivered to a traced
+ * process (the sender, the result, the action), and none of an untraced
+ * one.
  */
 #include "pt_selftest.h"
 
@@ -434,7 +436,7 @@ TEST_F(kev, class_bits_outside_those_offered_are_refused)
 	trace_attr_t a;
 
 	ASSERT_EQ(0, posix_trace_attr_init(&a));
-	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 1));
+	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 2));
 	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 31));
 	EXPECT_EQ(0, posix_trace_attr_getkernelclasses_np(&a, &classes));
 	EXPECT_EQ(0u, classes);
@@ -495,6 +497,209 @@ TEST_F(kev, fork_exec_and_exit_of_an_inheriting_child_are_recorded)
 	EXPECT_EQ(0, memcmp(x + 1, "/bin/true", 9));
 	ASSERT_NE(NULL, ex);
 	EXPECT_EQ(0u, ex->status);
+}
+
+/* ------------------------------------------------------------------ */
+/* Class SIGNAL                                                        */
+/* ------------------------------------------------------------------ */
+
+static volatile sig_atomic_t usr1_seen;
+
+static void on_usr1(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+	usr1_seen = 1;
+}
+
+static const struct posix_trace_signal_generate *
+generate_of(const struct st_ev *e, pid_t pid, int signo)
+{
+	const struct posix_trace_signal_generate *g = (const void *)e->data;
+
+	if (e->info.posix_event_id != POSIX_TRACE_SIGNAL_GENERATE_NP ||
+	    e->len < sizeof(*g) || e->info.posix_pid != pid || g->signo != (uint32_t)signo)
+		return NULL;
+	return g;
+}
+
+static const struct posix_trace_signal_deliver *
+deliver_of(const struct st_ev *e, pid_t pid, int signo)
+{
+	const struct posix_trace_signal_deliver *d = (const void *)e->data;
+
+	if (e->info.posix_event_id != POSIX_TRACE_SIGNAL_DELIVER_NP ||
+	    e->len < sizeof(*d) || e->info.posix_pid != pid || d->signo != (uint32_t)signo)
+		return NULL;
+	return d;
+}
+
+/* The index of the first generate (or deliver) of @signo for @pid, or -1. */
+static int find_signal(FIXTURE_DATA(kev) *self, bool deliver, pid_t pid, int signo)
+{
+	int i;
+
+	for (i = 0; i < self->n; i++) {
+		if (deliver ? !!deliver_of(&self->ev[i], pid, signo) :
+			      !!generate_of(&self->ev[i], pid, signo))
+			return i;
+	}
+	return -1;
+}
+
+TEST_F(kev, a_signal_to_itself_is_generated_then_delivered_to_its_handler)
+{
+	const struct posix_trace_signal_generate *g;
+	const struct posix_trace_signal_deliver *d;
+	struct sigaction sa = { .sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO };
+	int a, b, ig, id;
+
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SIGNAL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	usr1_seen = 0;
+	user_event('a');
+	ASSERT_EQ(0, kill(getpid(), SIGUSR1));
+	user_event('b');
+	stop_and_drain(_metadata, self);
+	signal(SIGUSR1, SIG_DFL);
+	EXPECT_EQ(1, usr1_seen);
+	a = index_of(self, 'a');
+	b = index_of(self, 'b');
+	ig = find_signal(self, false, getpid(), SIGUSR1);
+	id = find_signal(self, true, getpid(), SIGUSR1);
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, ig);
+	ASSERT_LE(0, id);
+	/* in time order: sent, taken, then the event after kill() */
+	EXPECT_LT(a, ig);
+	EXPECT_LT(ig, id);
+	EXPECT_LT(id, b);
+	g = generate_of(&self->ev[ig], getpid(), SIGUSR1);
+	EXPECT_EQ((uint32_t)SI_USER, g->code);
+	EXPECT_EQ((uint32_t)getpid(), g->sender_pid);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SIGNAL_DELIVERED, g->result);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SIGNAL_GROUP, g->flags);
+	EXPECT_EQ(0u, g->reserved);
+	d = deliver_of(&self->ev[id], getpid(), SIGUSR1);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SIGNAL_HANDLER, d->action);
+	EXPECT_EQ((uint64_t)(uintptr_t)on_usr1, d->handler);
+	EXPECT_NE(0u, d->sa_flags & (uint32_t)SA_SIGINFO);
+	EXPECT_EQ((uint32_t)getpid(), d->sender_pid);
+	EXPECT_EQ(0u, d->reserved);
+	/* nothing of a class the stream did not ask for */
+	EXPECT_EQ(NULL, find_entry(self, 'a', SYS_kill, NULL));
+}
+
+/* Sent by another process while ignored: generated, dropped, not taken. */
+TEST_F(kev, an_ignored_signal_from_another_process_names_its_sender)
+{
+	const struct posix_trace_signal_generate *g;
+	pid_t child, me = getpid();
+	int i, status;
+
+	ASSERT_NE(SIG_ERR, signal(SIGUSR2, SIG_IGN));
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SIGNAL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		_exit(kill(me, SIGUSR2) ? 1 : 0);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(0, status);
+	stop_and_drain(_metadata, self);
+	signal(SIGUSR2, SIG_DFL);
+	i = find_signal(self, false, me, SIGUSR2);
+	ASSERT_LE(0, i);
+	g = generate_of(&self->ev[i], me, SIGUSR2);
+	EXPECT_EQ((uint32_t)child, g->sender_pid);
+	EXPECT_EQ((uint32_t)SI_USER, g->code);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SIGNAL_IGNORED, g->result);
+	EXPECT_EQ(-1, find_signal(self, true, me, SIGUSR2));
+	/* the child's exit: SIGCHLD, sent by the kernel (no sender) */
+	i = find_signal(self, false, me, SIGCHLD);
+	ASSERT_LE(0, i);
+	g = generate_of(&self->ev[i], me, SIGCHLD);
+	EXPECT_EQ((uint32_t)CLD_EXITED, g->code);
+	EXPECT_EQ(0u, g->sender_pid);
+}
+
+/* An uninstrumented program killed by a signal it does not handle. */
+TEST_F(kev, a_fatal_signal_to_a_traced_child_is_taken_with_the_default_action)
+{
+	const struct posix_trace_signal_generate *g;
+	const struct posix_trace_signal_deliver *d;
+	int go[2], ig, id, status;
+	pid_t child;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		close(go[0]);
+		if (write(go[1], "r", 1) != 1)
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	close(go[1]);
+	ASSERT_EQ(1, read(go[0], &c, 1));
+	close(go[0]);
+	ASSERT_EQ(0, kev_create(child, POSIX_TRACE_KERNEL_SIGNAL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, kill(child, SIGTERM));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(SIGTERM, WTERMSIG(status));
+	stop_and_drain(_metadata, self);
+	ig = find_signal(self, false, child, SIGTERM);
+	id = find_signal(self, true, child, SIGTERM);
+	ASSERT_LE(0, ig);
+	ASSERT_LE(0, id);
+	EXPECT_LT(ig, id);
+	g = generate_of(&self->ev[ig], child, SIGTERM);
+	EXPECT_EQ((uint32_t)getpid(), g->sender_pid);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SIGNAL_DELIVERED, g->result);
+	d = deliver_of(&self->ev[id], child, SIGTERM);
+	/* the kernel kills it with SIGKILL; the record names its signal */
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SIGNAL_DEFAULT, d->action);
+	EXPECT_EQ(0u, d->handler);
+	EXPECT_EQ((uint32_t)SI_KERNEL, d->code);
+	EXPECT_EQ(0u, d->sender_pid);
+	EXPECT_EQ(-1, find_signal(self, true, child, SIGKILL));
+}
+
+/* REQ: only processes the stream traces produce kernel events. */
+TEST_F(kev, a_signal_a_traced_process_sends_to_an_untraced_one_is_not_recorded)
+{
+	pid_t child;
+	int i, status;
+
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SIGNAL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ(0, kill(child, SIGKILL));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	user_event('z');
+	stop_and_drain(_metadata, self);
+	ASSERT_LE(0, index_of(self, 'z'));
+	for (i = 0; i < self->n; i++) {
+		trace_event_id_t id = self->ev[i].info.posix_event_id;
+
+		if (id == POSIX_TRACE_SIGNAL_GENERATE_NP || id == POSIX_TRACE_SIGNAL_DELIVER_NP)
+			EXPECT_EQ(getpid(), self->ev[i].info.posix_pid);
+	}
 }
 
 /* ------------------------------------------------------------------ */

@@ -7,6 +7,8 @@
  * as the module does, and as it did before it named kernel ids).
  */
 #include <errno.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <trace.h>
@@ -16,20 +18,23 @@
 #include "log_writer.h"
 #include "pt_test.h"
 
-#define NK	5
+#define NK	7
 
 static const trace_event_id_t kids[NK] = {
 	POSIX_TRACE_SYSCALL_ENTRY_NP, POSIX_TRACE_SYSCALL_EXIT_NP,
+	POSIX_TRACE_SIGNAL_GENERATE_NP, POSIX_TRACE_SIGNAL_DELIVER_NP,
 	POSIX_TRACE_PROCESS_FORK_NP, POSIX_TRACE_PROCESS_EXEC_NP,
 	POSIX_TRACE_PROCESS_EXIT_NP,
 };
 static const char *const knames[NK] = {
 	"posix_trace_syscall_entry", "posix_trace_syscall_exit",
+	"posix_trace_signal_generate", "posix_trace_signal_deliver",
 	"posix_trace_process_fork", "posix_trace_process_exec",
 	"posix_trace_process_exit",
 };
 static const unsigned int kclass[NK] = {
 	POSIX_TRACE_KERNEL_SYSCALL_NP, POSIX_TRACE_KERNEL_SYSCALL_NP,
+	POSIX_TRACE_KERNEL_SIGNAL_NP, POSIX_TRACE_KERNEL_SIGNAL_NP,
 	POSIX_TRACE_KERNEL_PROCESS_NP, POSIX_TRACE_KERNEL_PROCESS_NP,
 	POSIX_TRACE_KERNEL_PROCESS_NP,
 };
@@ -57,6 +62,46 @@ static void test_ids_are_the_uapi_ones(void)
 		EXPECT(strcmp(uapi[kids[i] - POSIX_TRACE_ID_KERNEL_FIRST], knames[i]) == 0);
 		EXPECT_EQ(uapi_class[kids[i] - POSIX_TRACE_ID_KERNEL_FIRST], kclass[i]);
 	}
+	/* Every class has its ids, every id of the table is one of these. */
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_GENERATE_NP, 18);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_DELIVER_NP, 19);
+	EXPECT_EQ(sizeof(uapi) / sizeof(uapi[0]),
+		  POSIX_TRACE_ID_KERNEL_LAST - POSIX_TRACE_ID_KERNEL_FIRST + 1);
+	for (i = POSIX_TRACE_ID_KERNEL_FIRST; i <= POSIX_TRACE_ID_KERNEL_LAST; i++)
+		EXPECT(!uapi[i - POSIX_TRACE_ID_KERNEL_FIRST] == !is_kernel_id(i));
+}
+
+/*
+ * The signal events' data: fixed layouts of 32-bit fields (and the
+ * deliver record's 64-bit handler address), the same on every ABI, and
+ * the constants their comments give.
+ */
+static void test_signal_layouts(void)
+{
+	EXPECT_EQ(sizeof(struct posix_trace_signal_generate), 24);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_generate, signo), 0);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_generate, code), 4);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_generate, sender_pid), 8);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_generate, result), 12);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_generate, flags), 16);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_generate, reserved), 20);
+	EXPECT_EQ(sizeof(struct posix_trace_signal_deliver), 32);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_deliver, signo), 0);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_deliver, code), 4);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_deliver, sender_pid), 8);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_deliver, action), 12);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_deliver, handler), 16);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_deliver, sa_flags), 24);
+	EXPECT_EQ(offsetof(struct posix_trace_signal_deliver, reserved), 28);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_DELIVERED, 0);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_IGNORED, 1);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_ALREADY_PENDING, 2);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_OVERFLOW_FAIL, 3);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_LOSE_INFO, 4);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_GROUP, 1);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_HANDLER, 0);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_IGNORE, 1);
+	EXPECT_EQ(POSIX_TRACE_SIGNAL_DEFAULT, 2);
 }
 
 /* A fake active stream recording @classes. */
@@ -89,7 +134,7 @@ static void test_get_name_active(void)
 			EXPECT_RC(posix_trace_eventid_get_name(f.trid, kids[i], name), 0);
 			EXPECT(strcmp(name, knames[i]) == 0);
 		}
-		/* 10 .. 15, 18 .. 23 and 27 .. 255 name no type: the module's
+		/* 10 .. 15, 20 .. 23 and 27 .. 255 name no type: the module's
 		 * word (EINVAL, or ENOSYS here without it), never a name. */
 		for (id = 10; id < 256; id++) {
 			if (is_kernel_id(id))
@@ -151,8 +196,46 @@ static void test_typelist_active(void)
 {
 	typelist_case(0);
 	typelist_case(POSIX_TRACE_KERNEL_SYSCALL_NP);
+	typelist_case(POSIX_TRACE_KERNEL_SIGNAL_NP);
 	typelist_case(POSIX_TRACE_KERNEL_PROCESS_NP);
+	typelist_case(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP);
+	typelist_case(POSIX_TRACE_KERNEL_SIGNAL_NP | POSIX_TRACE_KERNEL_PROCESS_NP);
 	typelist_case(POSIX_TRACE_KERNEL_ALL_NP);
+}
+
+/*
+ * A stream with only the signal class lists exactly ids 18 and 19 among
+ * the ids above the system ones and below the user ids (not from the
+ * tables above: the library's own answer, against the numbers).
+ */
+static void test_typelist_signal_only(void)
+{
+	trace_event_id_t got[8], id;
+	unsigned int n = 0, steps = 0;
+	int unavailable = 0;
+	struct lf f;
+
+	if (setup(&f, POSIX_TRACE_KERNEL_SIGNAL_NP)) {
+		PT_FAIL("setup");
+		return;
+	}
+	while (steps++ < 1024) {
+		id = 0;
+		if (posix_trace_eventtypelist_getnext_id(f.trid, &id, &unavailable) ||
+		    unavailable)
+			break;
+		if (id > POSIX_TRACE_DETACHED && id < POSIX_TRACE_UNNAMED_USEREVENT) {
+			if (n < 8)
+				got[n] = id;
+			n++;
+		}
+	}
+	EXPECT_EQ(n, 2);
+	if (n == 2) {
+		EXPECT_EQ(got[0], 18);
+		EXPECT_EQ(got[1], 19);
+	}
+	lf_teardown(&f);
 }
 
 /* get_attr of an active stream gives the classes it was created with. */
@@ -198,6 +281,10 @@ static void test_eventset_fill(void)
 		}
 	}
 	EXPECT_EQ(bad, 0);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SIGNAL_GENERATE_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 1);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SIGNAL_DELIVER_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 1);
 	/* add, del and ismember take them as any id. */
 	EXPECT_RC(posix_trace_eventset_empty(&sys), 0);
 	EXPECT_RC(posix_trace_eventset_add(POSIX_TRACE_SYSCALL_EXIT_NP, &sys), 0);
@@ -205,6 +292,14 @@ static void test_eventset_fill(void)
 	EXPECT_EQ(in_sys, 1);
 	EXPECT_RC(posix_trace_eventset_del(POSIX_TRACE_SYSCALL_EXIT_NP, &sys), 0);
 	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SYSCALL_EXIT_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 0);
+	EXPECT_RC(posix_trace_eventset_add(POSIX_TRACE_SIGNAL_DELIVER_NP, &sys), 0);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SIGNAL_DELIVER_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 1);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SIGNAL_GENERATE_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 0);
+	EXPECT_RC(posix_trace_eventset_del(POSIX_TRACE_SIGNAL_DELIVER_NP, &sys), 0);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SIGNAL_DELIVER_NP, &sys, &in_sys), 0);
 	EXPECT_EQ(in_sys, 0);
 }
 
@@ -223,9 +318,17 @@ static void test_records_read_from_a_kernel_lane(void)
 			   .path_arg = 1, .path_len = 10 },
 		    .path = "/etc/hosts" };
 	struct posix_trace_syscall_exit x = { .nr = 257, .ret = (uint64_t)-2 };
+	struct posix_trace_signal_generate sg = {
+		.signo = SIGUSR1, .code = (uint32_t)SI_TKILL, .sender_pid = 4242,
+		.result = POSIX_TRACE_SIGNAL_DELIVERED };
+	struct posix_trace_signal_deliver sd = {
+		.signo = SIGUSR1, .code = (uint32_t)SI_TKILL, .sender_pid = 4242,
+		.action = POSIX_TRACE_SIGNAL_HANDLER, .handler = 0x7f0000402000ull,
+		.sa_flags = SA_SIGINFO | SA_RESTART };
 	struct posix_trace_process_exit pe = { .status = 3 << 8 };
 	uint32_t want[] = { POSIX_TRACE_START, POSIX_TRACE_SYSCALL_ENTRY_NP,
 			    POSIX_TRACE_UNNAMED_USEREVENT, POSIX_TRACE_SYSCALL_EXIT_NP,
+			    POSIX_TRACE_SIGNAL_GENERATE_NP, POSIX_TRACE_SIGNAL_DELIVER_NP,
 			    POSIX_TRACE_PROCESS_EXIT_NP };
 	uint64_t ts = lf_now();
 	struct lf_ev ev;
@@ -241,7 +344,9 @@ static void test_records_read_from_a_kernel_lane(void)
 		  (uint32_t)(sizeof(entry.e) + entry.e.path_len));
 	lf_write(&f, 0, POSIX_TRACE_UNNAMED_USEREVENT, ts + 2, 7);
 	lf_kernel(&f, POSIX_TRACE_SYSCALL_EXIT_NP, ts + 3, &x, sizeof(x));
-	lf_kernel(&f, POSIX_TRACE_PROCESS_EXIT_NP, ts + 4, &pe, sizeof(pe));
+	lf_kernel(&f, POSIX_TRACE_SIGNAL_GENERATE_NP, ts + 4, &sg, sizeof(sg));
+	lf_kernel(&f, POSIX_TRACE_SIGNAL_DELIVER_NP, ts + 5, &sd, sizeof(sd));
+	lf_kernel(&f, POSIX_TRACE_PROCESS_EXIT_NP, ts + 6, &pe, sizeof(pe));
 	while (!lf_read(&f, &ev) && !ev.unavailable && n < 16) {
 		if (n < sizeof(want) / sizeof(want[0]) && ev.info.posix_event_id != want[n])
 			PT_FAIL("event %u: id %u, expected %u", n, ev.info.posix_event_id,
@@ -255,6 +360,14 @@ static void test_records_read_from_a_kernel_lane(void)
 		} else if (ev.info.posix_event_id == POSIX_TRACE_SYSCALL_EXIT_NP) {
 			EXPECT_EQ(ev.len, sizeof(x));
 			EXPECT(memcmp(ev.data, &x, sizeof(x)) == 0);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_SIGNAL_GENERATE_NP) {
+			EXPECT_EQ(ev.len, sizeof(sg));
+			EXPECT(memcmp(ev.data, &sg, sizeof(sg)) == 0);
+			EXPECT(ev.info.posix_thread_id == 0);
+			EXPECT(ev.info.posix_prog_address == NULL);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_SIGNAL_DELIVER_NP) {
+			EXPECT_EQ(ev.len, sizeof(sd));
+			EXPECT(memcmp(ev.data, &sd, sizeof(sd)) == 0);
 		} else if (ev.info.posix_event_id == POSIX_TRACE_PROCESS_EXIT_NP) {
 			EXPECT_EQ(ev.len, sizeof(pe));
 			EXPECT(memcmp(ev.data, &pe, sizeof(pe)) == 0);
@@ -328,14 +441,22 @@ static void expect_name(trace_id_t trid, trace_event_id_t id, const char *want)
 		PT_FAIL("id %u: name '%s', expected '%s'", id, name, want);
 }
 
-/* The kernel events of a sample: an entry with a path, its exit, a fork,
- * an exec and an exit, of pid 4242, between user events. */
+/* The kernel events of a sample: an entry with a path, its exit, a signal
+ * sent to it and its delivery, a fork, an exec and an exit, of pid 4242,
+ * between user events. */
 static struct {
 	struct posix_trace_syscall_entry e;
 	char path[16];
 } s_entry = { .e = { .nr = 2, .flags = POSIX_TRACE_SYSCALL_PATH, .args = { 0x1000, 0x42 },
 		     .path_len = 11 }, .path = "/etc/passwd" };
 static const struct posix_trace_syscall_exit s_exit = { .nr = 2, .ret = 3 };
+static const struct posix_trace_signal_generate s_generate = {
+	.signo = SIGTERM, .code = SI_USER, .sender_pid = 4000,
+	.result = POSIX_TRACE_SIGNAL_DELIVERED, .flags = POSIX_TRACE_SIGNAL_GROUP };
+static const struct posix_trace_signal_deliver s_deliver = {
+	.signo = SIGTERM, .code = SI_USER, .sender_pid = 4000,
+	.action = POSIX_TRACE_SIGNAL_HANDLER, .handler = 0x55d0c0de1230ull,
+	.sa_flags = SA_SIGINFO };
 static const struct posix_trace_process_fork s_fork = { .child_pid = 4243, .child_tid = 4243 };
 static struct {
 	struct posix_trace_process_exec x;
@@ -343,13 +464,15 @@ static struct {
 } s_exec = { .x = { .old_tid = 4242, .name_len = 7 }, .name = "/bin/ls" };
 static const struct posix_trace_process_exit s_pexit = { .status = 0 };
 
-#define NS	8
+#define NS	10
 
 static void sample_events(struct lw_event *ev)
 {
-	static const uint32_t ids[NS] = { 2, 256, 16, 17, 24, 25, 256, 26 };
-	const void *data[NS] = { NULL, "u", &s_entry, &s_exit, &s_fork, &s_exec, "v", &s_pexit };
-	const uint32_t len[NS] = { 0, 1, sizeof(s_entry.e) + 11, sizeof(s_exit), sizeof(s_fork),
+	static const uint32_t ids[NS] = { 2, 256, 16, 17, 18, 19, 24, 25, 256, 26 };
+	const void *data[NS] = { NULL, "u", &s_entry, &s_exit, &s_generate, &s_deliver,
+				 &s_fork, &s_exec, "v", &s_pexit };
+	const uint32_t len[NS] = { 0, 1, sizeof(s_entry.e) + 11, sizeof(s_exit),
+				   sizeof(s_generate), sizeof(s_deliver), sizeof(s_fork),
 				   sizeof(s_exec.x) + 7, 1, sizeof(s_pexit) };
 	unsigned int i;
 
@@ -387,7 +510,7 @@ static void expect_sample_events(trace_id_t trid, unsigned int rounds)
 }
 
 /*
- * A log of a stream with both classes, as the module writes it: its
+ * A log of a stream with every class, as the module writes it: its
  * TYPES block names the system ids and the kernel ids of the classes.
  * Events in a 1.0 EVENTS block and in a packed one read back whole; the
  * names are the log's; the list has the kernel ids between the system
@@ -395,11 +518,12 @@ static void expect_sample_events(trace_id_t trid, unsigned int rounds)
  */
 static void test_log_with_kernel_events(void)
 {
-	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 24, 25, 26, 256 };
+	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 18, 19, 24, 25, 26, 256 };
 	static const char *const names[] = {
 		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
 		"posix_trace_detached", "posix_trace_syscall_entry",
-		"posix_trace_syscall_exit", "posix_trace_process_fork",
+		"posix_trace_syscall_exit", "posix_trace_signal_generate",
+		"posix_trace_signal_deliver", "posix_trace_process_fork",
 		"posix_trace_process_exec", "posix_trace_process_exit",
 		"posix_trace_unnamed_userevent",
 	};
@@ -411,7 +535,7 @@ static void test_log_with_kernel_events(void)
 	sample_events(ev);
 	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "kernel", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
-	lw_types(&w, ids, names, 10);
+	lw_types(&w, ids, names, 12);
 	lw_events(&w, ev, NS);
 	lw_events_packed(&w, ev, NS);
 	if (open_log(&w, &trid)) {
@@ -420,9 +544,9 @@ static void test_log_with_kernel_events(void)
 		return;
 	}
 	expect_sample_events(trid, 2);
-	for (i = 0; i < 10; i++)
+	for (i = 0; i < 12; i++)
 		expect_name(trid, ids[i], names[i]);
-	expect_list(trid, ids, 10);
+	expect_list(trid, ids, 12);
 	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_ALL_NP);
 	EXPECT_RC(posix_trace_close(trid), 0);
 	free(w.buf);
@@ -456,10 +580,43 @@ static void test_log_kernel_names_fall_back(void)
 	expect_sample_events(trid, 1);
 	expect_name(trid, 16, "my_entry");
 	expect_name(trid, 17, "posix_trace_syscall_exit");
+	expect_name(trid, 18, "posix_trace_signal_generate");
+	expect_name(trid, 19, "posix_trace_signal_deliver");
 	expect_name(trid, 24, "posix_trace_process_fork");
 	expect_name(trid, 26, "posix_trace_process_exit");
 	expect_list(trid, list, 4);
 	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_SYSCALL_NP);
+	EXPECT_RC(posix_trace_close(trid), 0);
+	free(w.buf);
+}
+
+/* The same with the signal class: a log naming only 19 lists 18 too. */
+static void test_log_signal_names_fall_back(void)
+{
+	static const trace_event_id_t ids[] = { 2, 19, 256 };
+	static const char *const names[] = { "posix_trace_start", "my_deliver", "u" };
+	static const trace_event_id_t list[] = { 2, 18, 19, 256 };
+	struct lw_event ev[NS];
+	struct lw_log w;
+	trace_id_t trid;
+
+	sample_events(ev);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "signal", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 3);
+	lw_events_packed(&w, ev, NS);
+	if (open_log(&w, &trid)) {
+		PT_FAIL("open");
+		free(w.buf);
+		return;
+	}
+	expect_sample_events(trid, 1);
+	expect_name(trid, 18, "posix_trace_signal_generate");
+	expect_name(trid, 19, "my_deliver");
+	expect_name(trid, 16, "posix_trace_syscall_entry");
+	expect_name(trid, 25, "posix_trace_process_exec");
+	expect_list(trid, list, 4);
+	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_SIGNAL_NP);
 	EXPECT_RC(posix_trace_close(trid), 0);
 	free(w.buf);
 }
@@ -508,7 +665,7 @@ static void test_old_log_reads_as_before(void)
 		expect_name(trid, ids[i], names[i]);
 	expect_list(trid, ids, 5);
 	EXPECT_EQ(log_classes(trid), 0);
-	for (id = 18; id <= 23; id++)
+	for (id = 20; id <= 23; id++)
 		EXPECT_RC(posix_trace_eventid_get_name(trid, id, name), EINVAL);
 	EXPECT_RC(posix_trace_eventid_get_name(trid, 27, name), EINVAL);
 	EXPECT(strcmp(name, "canary") == 0);
@@ -553,8 +710,10 @@ static void test_log_with_unnamed_kernel_events(void)
 int main(void)
 {
 	PT_RUN(test_ids_are_the_uapi_ones, "kernel ids, names and classes are the uapi's");
+	PT_RUN(test_signal_layouts, "signal events' data layouts and constants");
 	PT_RUN(test_get_name_active, "get_name names every kernel id of an active stream");
 	PT_RUN(test_typelist_active, "type list: system ids, the classes' kernel ids, then user ids");
+	PT_RUN(test_typelist_signal_only, "type list of a signal-only stream: kernel ids 18 and 19");
 	PT_RUN(test_get_attr_active, "get_attr of an active stream gives its kernel classes");
 	PT_RUN(test_eventset_fill, "fill: kernel ids are system events, not WOPID ones");
 	PT_RUN(test_records_read_from_a_kernel_lane,
@@ -563,6 +722,8 @@ int main(void)
 	       "log with kernel events: events, names, list, classes");
 	PT_RUN(test_log_kernel_names_fall_back,
 	       "log lacking kernel names: a named class is listed whole, names fall back");
+	PT_RUN(test_log_signal_names_fall_back,
+	       "log naming one signal id: the signal class is listed whole");
 	PT_RUN(test_old_log_reads_as_before, "log without kernel events reads as before");
 	PT_RUN(test_log_with_unnamed_kernel_events,
 	       "log with kernel events it does not name: read and named, not listed");

@@ -78,15 +78,19 @@
  * automatic.  Their data layouts are in <linux/posix_trace_kernel.h>.
  */
 #define POSIX_TRACE_KCLASS_SYSCALL	_BITUL(0)	/* system calls */
+#define POSIX_TRACE_KCLASS_SIGNAL	_BITUL(1)	/* signals */
 #define POSIX_TRACE_KCLASS_PROCESS	_BITUL(4)	/* fork, exec, exit */
 #define POSIX_TRACE_KCLASS_ALL		(POSIX_TRACE_KCLASS_SYSCALL | \
+					 POSIX_TRACE_KCLASS_SIGNAL |  \
 					 POSIX_TRACE_KCLASS_PROCESS)
-/* Bits 1 (signal), 2 (sched) and 3 (fault) are kept for those classes. */
+/* Bits 2 (sched) and 3 (fault) are kept for those classes. */
 
 #define POSIX_TRACE_ID_KERNEL_FIRST	16
 #define POSIX_TRACE_ID_SYSCALL_ENTRY	16	/* SYSCALL */
 #define POSIX_TRACE_ID_SYSCALL_EXIT	17	/* SYSCALL */
-/* 18 .. 23 are kept for the signal, sched and fault classes. */
+#define POSIX_TRACE_ID_SIGNAL_GENERATE	18	/* SIGNAL */
+#define POSIX_TRACE_ID_SIGNAL_DELIVER	19	/* SIGNAL */
+/* 20 .. 23 are kept for the sched and fault classes. */
 #define POSIX_TRACE_ID_PROCESS_FORK	24	/* PROCESS */
 #define POSIX_TRACE_ID_PROCESS_EXEC	25	/* PROCESS */
 #define POSIX_TRACE_ID_PROCESS_EXIT	26	/* PROCESS */
@@ -99,6 +103,8 @@
 #define POSIX_TRACE_KERNEL_NAMES {					\
 	[POSIX_TRACE_ID_SYSCALL_ENTRY - 16] = "posix_trace_syscall_entry", \
 	[POSIX_TRACE_ID_SYSCALL_EXIT - 16] = "posix_trace_syscall_exit",  \
+	[POSIX_TRACE_ID_SIGNAL_GENERATE - 16] = "posix_trace_signal_generate", \
+	[POSIX_TRACE_ID_SIGNAL_DELIVER - 16] = "posix_trace_signal_deliver", \
 	[POSIX_TRACE_ID_PROCESS_FORK - 16] = "posix_trace_process_fork",  \
 	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = "posix_trace_process_exec",  \
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = "posix_trace_process_exit",  \
@@ -108,6 +114,8 @@
 #define POSIX_TRACE_KERNEL_CLASSES {					\
 	[POSIX_TRACE_ID_SYSCALL_ENTRY - 16] = POSIX_TRACE_KCLASS_SYSCALL, \
 	[POSIX_TRACE_ID_SYSCALL_EXIT - 16] = POSIX_TRACE_KCLASS_SYSCALL,  \
+	[POSIX_TRACE_ID_SIGNAL_GENERATE - 16] = POSIX_TRACE_KCLASS_SIGNAL, \
+	[POSIX_TRACE_ID_SIGNAL_DELIVER - 16] = POSIX_TRACE_KCLASS_SIGNAL, \
 	[POSIX_TRACE_ID_PROCESS_FORK - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
 	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = POSIX_TRACE_KCLASS_PROCESS,  \

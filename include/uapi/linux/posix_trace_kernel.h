@@ -77,6 +77,80 @@ struct posix_trace_syscall_exit {
 	__u32 path_len;
 };
 
+/* posix_trace_signal_generate.result: what became of the signal. */
+#define POSIX_TRACE_SIGNAL_DELIVERED	0	/* queued, or pending */
+#define POSIX_TRACE_SIGNAL_IGNORED	1	/* dropped: ignored */
+#define POSIX_TRACE_SIGNAL_ALREADY_PENDING 2	/* merged with a pending one */
+#define POSIX_TRACE_SIGNAL_OVERFLOW_FAIL 3	/* real-time queue full: not sent */
+#define POSIX_TRACE_SIGNAL_LOSE_INFO	4	/* sent, its siginfo lost */
+
+/* posix_trace_signal_generate.flags */
+#define POSIX_TRACE_SIGNAL_GROUP	(1U << 0)	/* to the process, not a thread */
+
+/**
+ * struct posix_trace_signal_generate - POSIX_TRACE_ID_SIGNAL_GENERATE
+ * @signo:	the signal number.
+ * @code:	its si_code, a signed 32-bit value in two's complement
+ *		(SI_USER 0, SI_TKILL -6, SI_KERNEL 0x80, CLD_EXITED 1, ...).
+ * @sender_pid:	the process that sent it, in the stream's pid namespace,
+ *		for a signal a process sent with kill(), tgkill() or
+ *		sigqueue() (si_code SI_USER, SI_TKILL, SI_QUEUE); 0 for one
+ *		the kernel sent (a fault, a child's exit, a timer, I/O) or a
+ *		sender not visible there.
+ * @result:	POSIX_TRACE_SIGNAL_* (what the kernel did with it).
+ * @flags:	POSIX_TRACE_SIGNAL_GROUP: sent to the whole process.
+ * @reserved:	zero.
+ *
+ * Recorded for the traced thread the signal is sent to (the record's
+ * pid/tid), whoever sent it, when the kernel has decided what to do with
+ * it; the record's timestamp is that moment.
+ */
+struct posix_trace_signal_generate {
+	__u32 signo;
+	__u32 code;
+	__u32 sender_pid;
+	__u32 result;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/* posix_trace_signal_deliver.action: what the thread does with it. */
+#define POSIX_TRACE_SIGNAL_HANDLER	0	/* runs its handler */
+#define POSIX_TRACE_SIGNAL_IGNORE	1	/* SIG_IGN, or ignored by default */
+#define POSIX_TRACE_SIGNAL_DEFAULT	2	/* default: stop, core or terminate */
+
+/**
+ * struct posix_trace_signal_deliver - POSIX_TRACE_ID_SIGNAL_DELIVER
+ * @signo:	the signal number.
+ * @code:	its si_code, as in the generate record.
+ * @sender_pid:	for si_code SI_USER, SI_TKILL and SI_QUEUE, the si_pid
+ *		the thread receives in its siginfo_t (the sender as the
+ *		kernel names it to the thread, which sigqueue()'s caller
+ *		may have chosen); else 0.
+ * @action:	POSIX_TRACE_SIGNAL_HANDLER, _IGNORE or _DEFAULT.
+ * @handler:	with POSIX_TRACE_SIGNAL_HANDLER: the address of the handler
+ *		in the thread's own memory (sa_handler or sa_sigaction);
+ *		else 0.
+ * @sa_flags:	the action's sa_flags (SA_SIGINFO, SA_RESTART, ...).
+ * @reserved:	zero.
+ *
+ * Recorded by the traced thread when it takes the signal off its pending
+ * set, on its way back to user space, before the handler runs.  When its
+ * process dies (of a signal whose action is to terminate, or because
+ * another thread called exit_group() or execve()), each thread records
+ * the signal the process dies of (SIGKILL when it does not die of one),
+ * @code SI_KERNEL, action POSIX_TRACE_SIGNAL_DEFAULT, @sender_pid 0.
+ */
+struct posix_trace_signal_deliver {
+	__u32 signo;
+	__u32 code;
+	__u32 sender_pid;
+	__u32 action;
+	__u64 handler;
+	__u32 sa_flags;
+	__u32 reserved;
+};
+
 /**
  * struct posix_trace_process_fork - POSIX_TRACE_ID_PROCESS_FORK
  * @child_pid:	the new process's id, or for a new thread its process's,
