@@ -64,6 +64,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 
 #include "fuzz.h"
 
@@ -239,15 +240,16 @@ struct fa_spec {
 	uint32_t kclasses;	/* kernel events recorded (issue 23) */
 };
 
-/* No kernel events, SYSCALL, PROCESS or both: each probe set alone and
- * mixed, recording into the stream under attack. */
+/* No kernel events, one class, or all: each probe set alone and mixed,
+ * recording into the stream under attack. */
 static uint32_t fa_kclasses(uint32_t r)
 {
 	static const uint32_t mix[] = { 0, POSIX_TRACE_KCLASS_SYSCALL,
+					POSIX_TRACE_KCLASS_SIGNAL,
 					POSIX_TRACE_KCLASS_PROCESS,
 					POSIX_TRACE_KCLASS_ALL };
 
-	return mix[r % 4];
+	return mix[r % 5];
 }
 
 static int fa_create(int fd, const struct fa_spec *sp, struct posix_trace_create *c)
@@ -2670,4 +2672,103 @@ void op_refused(struct fz_thr *t)
 	if (target > 0)
 		fa_kill_reap(target);
 	fa_close(&ready[0]);
+}
+
+/*
+ * The SIGNAL class under fire (issue 23): a child traced with it sends
+ * itself blocked and ignored signals by every path a process has
+ * (kill, tgkill, sigqueue with a forged si_pid, real-time signals until
+ * the queue overflows, a POSIX timer whose signals the kernel generates
+ * in an interrupt), while its parent sends it more, then takes them all
+ * (deliver records).  The stream is small, so it fills and loops or
+ * stops under the load.  The kernel must neither warn, deadlock
+ * (the probes run under the target's siglock) nor lose the child.
+ */
+static void __attribute__((noreturn)) fa_signal_child(int go, unsigned int ms, uint32_t seed)
+{
+	struct itimerspec its = { .it_interval.tv_nsec = 10000, .it_value.tv_nsec = 10000 };
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGURG };
+	uint64_t end;
+	siginfo_t si;
+	timer_t tm;
+	sigset_t set;
+	int rt = SIGRTMIN + 1, have_timer;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGURG);
+	sigaddset(&set, rt);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fa_get(go, FZ_STEP_BOUND_MS / 2);
+	have_timer = !timer_create(CLOCK_MONOTONIC, &sev, &tm) &&
+		     !timer_settime(tm, 0, &its, NULL);
+	end = fa_after_ms(ms);
+	while (!fa_past(end)) {
+		memset(&si, 0, sizeof(si));
+		si.si_signo = rt;
+		si.si_code = SI_QUEUE;
+		si.si_pid = (pid_t)(seed = seed * 1103515245 + 12345);
+		syscall(SYS_rt_sigqueueinfo, getpid(), rt, &si);
+		kill(getpid(), SIGURG);
+		syscall(SYS_tgkill, getpid(), gettid(), SIGURG);
+		if (seed & 1) {	/* take what is pending: deliver records */
+			signal(rt, SIG_IGN);
+			sigprocmask(SIG_UNBLOCK, &set, NULL);
+			sigprocmask(SIG_BLOCK, &set, NULL);
+			signal(rt, SIG_DFL);
+		}
+	}
+	if (have_timer)
+		timer_delete(tm);
+	signal(rt, SIG_IGN);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	_exit(0);
+}
+
+void op_signals(struct fz_thr *t)
+{
+	struct fa_spec sp = { .policy = 1 + rn(t, 2), .size = rn(t, 2) ? 4096 : 65536,
+			      .log_fd = -1, .kclasses = POSIX_TRACE_KCLASS_SIGNAL |
+			      fa_kclasses(rnd(t)) };
+	unsigned int ms = 5 + rn(t, 50);
+	struct posix_trace_create c;
+	int fd, go[2], status;
+	uint32_t trid = 0;
+	uint64_t end;
+	pid_t pid;
+
+	t->op = "signals into a stream of class SIGNAL";
+	if (t->p->depth > 0)
+		return;
+	fz_note(t, OP_SIGNALS, sp.policy);
+	if (pipe2(go, O_CLOEXEC))
+		return;
+	pid = fa_fork();
+	if (pid == 0) {
+		close(go[1]);
+		fa_signal_child(go[0], ms, (uint32_t)rnd(t));
+	}
+	close(go[0]);
+	fd = pid > 0 ? fa_dev() : -1;
+	if (fd >= 0) {
+		sp.pid = pid;
+		if (!fa_create(fd, &sp, &c)) {
+			trid = c.trid;
+			fa_ctl(fd, POSIX_TRACE_IOC_START, trid);
+		}
+	}
+	fa_put(go[1]);
+	close(go[1]);
+	if (pid > 0) {
+		end = fa_after_ms(ms);
+		while (!fa_past(end) && !kill(pid, SIGURG))
+			;
+		if (!fa_reap(pid, FZ_STEP_BOUND_MS / 2, &status))
+			fa_kill_reap(pid);
+		else
+			fz_check_status("signal child", pid, status);
+		atomic_fetch_add(&sh->fa.signal_runs, 1);
+	}
+	if (trid)
+		fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, trid);
+	fa_close(&fd);
 }

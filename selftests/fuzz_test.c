@@ -404,6 +404,7 @@ static void fz_fill_valid(struct fz_thr *t, int c, unsigned char *buf,
 		/* kernel events: the classes, mixed, now and then a bad bit */
 		if (!rn(t, 3))
 			a->kernel_classes = rn(t, 8) ? rn(t, 2) * POSIX_TRACE_KCLASS_SYSCALL +
+					    rn(t, 2) * POSIX_TRACE_KCLASS_SIGNAL +
 					    rn(t, 2) * POSIX_TRACE_KCLASS_PROCESS :
 					    (uint32_t)rnd(t);
 		break;
@@ -1559,7 +1560,7 @@ static const struct fz_kind_def {
 	/* fuzz_attacks.c */
 	{ op_tree, 3 }, { op_lanes_flush, 4 }, { op_setid, 6 },
 	{ op_mapfork, 12 }, { op_blocklog, 3 }, { op_procfork, 2 },
-	{ op_lanes_read, 4 }, { op_refused, 2 },
+	{ op_lanes_read, 4 }, { op_refused, 2 }, { op_signals, 6 },
 };
 #define FZ_NR_KINDS	(int)(sizeof(fz_kinds) / sizeof(fz_kinds[0]))
 #define FZ_OPS_ALL	((1L << FZ_NR_KINDS) - 1)
@@ -1571,7 +1572,8 @@ static const struct fz_kind_def {
  * kernel's flusher, create racing a set-ID exec, madvise/mremap/fork of
  * the mappings, logs that block, a status page kept on fork, lying lanes
  * against the library's reader, creates refused on a group whose threads
- * exit.  For narrowing a failure down; a seed
+ * exit, signals by every path into a stream of class SIGNAL.  For
+ * narrowing a failure down; a seed
  * replays only with the same mask.
  */
 static unsigned long fz_ops_mask = FZ_OPS_ALL;
@@ -1911,7 +1913,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	       (unsigned long long)fz_seed, atomic_load(&sh->steps), atomic_load(&sh->streams),
 	       atomic_load(&sh->maps), atomic_load(&sh->forks), atomic_load(&sh->kills),
 	       atomic_load(&sh->execs));
-	TH_LOG("seed %llu: %ld trees of %ld processes, the deepest chain %ld; %ld lane runs, %ld lies, %ld flushes and reads; %ld set-ID races, %ld creates; %ld map ops, %ld fork checks, %ld status page checks; %ld ops on blocked logs, the slowest %ld ms; %ld refused creates",
+	TH_LOG("seed %llu: %ld trees of %ld processes, the deepest chain %ld; %ld lane runs, %ld lies, %ld flushes and reads; %ld set-ID races, %ld creates; %ld map ops, %ld fork checks, %ld status page checks; %ld ops on blocked logs, the slowest %ld ms; %ld refused creates; %ld signalled children",
 	       (unsigned long long)fz_seed, atomic_load(&sh->fa.trees),
 	       atomic_load(&sh->fa.tree_procs), atomic_load(&sh->fa.deepest),
 	       atomic_load(&sh->fa.lanes),
@@ -1919,7 +1921,8 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	       atomic_load(&sh->fa.races), atomic_load(&sh->fa.race_creates),
 	       atomic_load(&sh->fa.map_ops), atomic_load(&sh->fa.fork_checks),
 	       atomic_load(&sh->fa.page_checks), atomic_load(&sh->fa.blocked),
-	       atomic_load(&sh->fa.block_ms), atomic_load(&sh->fa.refused));
+	       atomic_load(&sh->fa.block_ms), atomic_load(&sh->fa.refused),
+	       atomic_load(&sh->fa.signal_runs));
 	EXPECT_EQ(0, atomic_load(&sh->bad)) {
 		TH_LOG("seed %llu: %s", (unsigned long long)fz_seed, sh->why);
 	}
