@@ -124,8 +124,34 @@ def read_log(path):
     return out
 
 
-KERNEL = {16: "syscall_entry", 17: "syscall_exit", 24: "process_fork",
-          25: "process_exec", 26: "process_exit"}
+KERNEL = {16: "syscall_entry", 17: "syscall_exit", 18: "signal_generate",
+          19: "signal_deliver", 24: "process_fork", 25: "process_exec",
+          26: "process_exit"}
+
+# Linux's signal numbers (x86-64), si_code values and the header's
+# results and actions, written out again rather than taken from Python's
+# signal module (the host's numbers).
+SIGNALS = ("HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM "
+           "STKFLT CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO "
+           "PWR SYS").split()
+SI_CODES = {0: "SI_USER", 0x80: "SI_KERNEL", -1: "SI_QUEUE", -2: "SI_TIMER",
+            -3: "SI_MESGQ", -4: "SI_ASYNCIO", -5: "SI_SIGIO", -6: "SI_TKILL"}
+CLD_CODES = {1: "CLD_EXITED", 2: "CLD_KILLED", 3: "CLD_DUMPED", 4: "CLD_TRAPPED",
+             5: "CLD_STOPPED", 6: "CLD_CONTINUED"}
+RESULTS = ["delivered", "ignored", "already_pending", "overflow_fail", "lose_info"]
+ACTIONS = ["handler", "ignore", "default"]
+
+
+def signal_fields(signo, code, sender):
+    if 1 <= signo <= 31:
+        name = "SIG" + SIGNALS[signo - 1]
+    elif 32 <= signo <= 64:
+        name = "SIGRTMIN" + (f"+{signo - 32}" if signo > 32 else "")
+    else:
+        name = None
+    code_name = SI_CODES.get(code) or (CLD_CODES.get(code) if signo == 17 else None)
+    return dict(signo=signo, signal_name=name, code=code, code_name=code_name,
+                sender_pid=sender)
 
 
 def kernel_fields(ident, raw):
@@ -153,6 +179,17 @@ def kernel_fields(ident, raw):
         if flags & 2:
             d.update(path=rest[:path_len].decode("utf-8", "replace"),
                      path_truncated=bool(flags & 4) or path_len > len(rest))
+    elif ident == 18:
+        signo, code, sender, result, flags, _ = struct.unpack("<IiIIII", fixed(24))
+        d.update(signal_fields(signo, code, sender), result=result,
+                 result_name=RESULTS[result] if result < len(RESULTS) else None,
+                 group=bool(flags & 1))
+    elif ident == 19:
+        signo, code, sender, action, handler, sa_flags, _ = \
+            struct.unpack("<IiIIQII", fixed(32))
+        d.update(signal_fields(signo, code, sender), action=action,
+                 action_name=ACTIONS[action] if action < len(ACTIONS) else None,
+                 handler=hex(handler), sa_flags=sa_flags)
     elif ident == 24:
         child_pid, child_tid, flags, _ = struct.unpack("<IIII", fixed(16))
         d.update(child_pid=child_pid, child_tid=child_tid, thread=bool(flags & 1))
@@ -225,7 +262,7 @@ def csv_cell(cell):
 TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d+) bytes"
                      r"(?: \(truncated at (\w+)\))?(?:: (.*))?$")
 DATA_RE = re.compile(r"^([0-9a-f ]+) \|(.*)\|$")
-DECODED_RE = re.compile(r"^(nr=\d+ .*|child=\d+.*|file=\".*|status=0x[0-9a-f]+.*)$")
+DECODED_RE = re.compile(r"^(nr=\d+ .*|sig=\d+ .*|child=\d+.*|file=\".*|status=0x[0-9a-f]+.*)$")
 
 
 def read_text(path):

@@ -29,17 +29,19 @@ static struct kentry kentry(uint32_t nr, uint32_t flags, const char *path, uint3
 	return k;
 }
 
-#define KEV 14
+#define KEV 21
 
-/* The kernel log: TYPES of the system ids, both classes and one user id;
- * the events of a small program. */
+/* The kernel log: TYPES of the system ids, every class and one user id;
+ * the events of a small program, signals with every kind of name and
+ * none, and records cut short (the fixed part read as zeros). */
 static int kernel_log(const char *path)
 {
-	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 24, 25, 26, 256 };
+	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 18, 19, 24, 25, 26, 256 };
 	static const char *const names[] = {
 		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
 		"posix_trace_detached", "posix_trace_syscall_entry",
-		"posix_trace_syscall_exit", "posix_trace_process_fork",
+		"posix_trace_syscall_exit", "posix_trace_signal_generate",
+		"posix_trace_signal_deliver", "posix_trace_process_fork",
 		"posix_trace_process_exec", "posix_trace_process_exit",
 		"posix_trace_unnamed_userevent",
 	};
@@ -63,15 +65,36 @@ static int kernel_log(const char *path)
 		{ .x = { .old_tid = 4242, .name_len = 7 }, .name = "/bin/ls" };
 	struct posix_trace_process_exit pe = { .status = 1 << 8 };
 	struct posix_trace_process_exit killed = { .status = 9 };
+	struct posix_trace_signal_generate gen = { .signo = 10, .code = 0, .sender_pid = 1234,
+		.result = POSIX_TRACE_SIGNAL_DELIVERED, .flags = POSIX_TRACE_SIGNAL_GROUP };
+	struct posix_trace_signal_deliver dlv = { .signo = 10, .code = (uint32_t)-6,
+		.sender_pid = 1234, .action = POSIX_TRACE_SIGNAL_HANDLER,
+		.handler = 0x401136, .sa_flags = 0x4000000 };
+	struct posix_trace_signal_generate chld = { .signo = 17, .code = 1,
+		.result = POSIX_TRACE_SIGNAL_ALREADY_PENDING };
+	struct posix_trace_signal_deliver rt = { .signo = 35, .code = (uint32_t)-1,
+		.sender_pid = 77, .action = POSIX_TRACE_SIGNAL_DEFAULT };
+	/* Values no name is known for: numbers only. */
+	struct posix_trace_signal_generate unknown = { .signo = 99, .code = 7, .sender_pid = 1,
+		.result = 9 };
+	struct posix_trace_signal_deliver dlv_cut = { .signo = 11, .code = 0x80,
+		.action = POSIX_TRACE_SIGNAL_DEFAULT, .handler = 0xdead, .sa_flags = 4 };
+	struct posix_trace_signal_generate gen_cut = { .signo = 9, .code = 0x80, .sender_pid = 5,
+		.result = POSIX_TRACE_SIGNAL_IGNORED, .flags = POSIX_TRACE_SIGNAL_GROUP };
 	const void *data[KEV] = { &open_ok, &x_ok, &odd, &x_err, &trunc, &fault, &compat,
-				  &x_mmap, &fk, &th, &ex, &pe, &killed, &cut };
+				  &x_mmap, &fk, &th, &ex, &pe, &killed, &cut, &gen, &dlv,
+				  &chld, &rt, &unknown, &dlv_cut, &gen_cut };
 	const uint32_t len[KEV] = {
 		sizeof(open_ok.e) + 16, sizeof(x_ok), sizeof(odd.e) + 17, sizeof(x_err.x) + 6,
 		sizeof(trunc.e) + 10, sizeof(fault.e), sizeof(compat.e), sizeof(x_mmap),
 		sizeof(fk), sizeof(th), sizeof(ex.x) + 7, sizeof(pe), sizeof(killed),
 		sizeof(cut.e) + 4,	/* says 10 bytes of path, holds 4 */
+		sizeof(gen), sizeof(dlv), sizeof(chld), sizeof(rt), sizeof(unknown),
+		12,			/* signo, code, sender_pid: no action */
+		3,			/* three bytes of signo */
 	};
-	static const uint32_t kid[KEV] = { 16, 17, 16, 17, 16, 16, 16, 17, 24, 24, 25, 26, 26, 16 };
+	static const uint32_t kid[KEV] = { 16, 17, 16, 17, 16, 16, 16, 17, 24, 24, 25, 26, 26, 16,
+					   18, 19, 18, 19, 18, 19, 18 };
 	struct posix_trace_status_info st = { .posix_stream_status = POSIX_TRACE_SUSPENDED };
 	struct lw_event ev[KEV];
 	struct lw_log w;
@@ -84,7 +107,7 @@ static int kernel_log(const char *path)
 					   .data = data[i], .data_len = len[i] };
 	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "kernel", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
-	lw_types(&w, ids, names, 10);
+	lw_types(&w, ids, names, 12);
 	lw_events_packed(&w, ev, KEV);
 	lw_status(&w, &st);
 	if (lw_save(&w, w.end, path))

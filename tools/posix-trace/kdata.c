@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The data of kernel events for posix-trace report: see kdata.h. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* strerrorname_np(), sigabbrev_np() */
+#define _GNU_SOURCE	/* strerrorname_np() */
 #endif
 #include <inttypes.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include "kdata.h"
@@ -54,6 +53,12 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 		if (k->u.exit.flags & POSIX_TRACE_SYSCALL_PATH)
 			string(k, p, rest, k->u.exit.path_len);
 		return true;
+	case POSIX_TRACE_SIGNAL_GENERATE_NP:
+		fixed(&k->u.gen, sizeof(k->u.gen), data, len, &rest);
+		return true;
+	case POSIX_TRACE_SIGNAL_DELIVER_NP:
+		fixed(&k->u.deliver, sizeof(k->u.deliver), data, len, &rest);
+		return true;
 	case POSIX_TRACE_PROCESS_FORK_NP:
 		fixed(&k->u.fork, sizeof(k->u.fork), data, len, &rest);
 		return true;
@@ -89,16 +94,77 @@ static const char *errno_name(uint64_t ret)
 #endif
 }
 
-/* "KILL" for SIGKILL; NULL if unknown. */
-static const char *signal_name(int sig)
+/*
+ * Signal numbers are the kernel's, x86-64's as the system call names
+ * are: the log may come from another machine, so not the host's
+ * <signal.h>, and the real-time ones count from the kernel's SIGRTMIN,
+ * 32 (glibc's is 34: it keeps two for itself).
+ */
+#define SIG_RTMIN	32
+#define SIG_MAX		64
+static const char *const signals[SIG_RTMIN] = {
+	[1] = "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+	"SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
+	"SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
+	"SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU",
+	"SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR",
+	"SIGSYS",
+};
+#define SIGCHLD_NR	17
+#define SIG_NAME_LEN	sizeof("SIGRTMIN+32")
+
+/* "SIGUSR1" for 10, "SIGRTMIN+3" for 35, in @buf; NULL for a number that
+ * is no signal. */
+static const char *signal_name(char buf[SIG_NAME_LEN], uint32_t sig)
 {
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 32)
-	return sigabbrev_np(sig);
-#else
-	(void)sig;
+	if (sig > 0 && sig < SIG_RTMIN)
+		return signals[sig];
+	if (sig == SIG_RTMIN)
+		return "SIGRTMIN";
+	if (sig > SIG_RTMIN && sig <= SIG_MAX) {
+		snprintf(buf, SIG_NAME_LEN, "SIGRTMIN+%u", (unsigned int)(sig - SIG_RTMIN));
+		return buf;
+	}
 	return NULL;
-#endif
 }
+
+/* The name of si_code @code of signal @signo, the kernel's values; NULL
+ * if it has none.  A positive code means something for its signal only:
+ * named for SIGCHLD, the one whose codes a tracer reads most. */
+static const char *code_name(uint32_t signo, int32_t code)
+{
+	static const char *const si[] = {	/* index: -code */
+		"SI_USER", "SI_QUEUE", "SI_TIMER", "SI_MESGQ", "SI_ASYNCIO",
+		"SI_SIGIO", "SI_TKILL",
+	};
+	static const char *const cld[] = {
+		[1] = "CLD_EXITED", "CLD_KILLED", "CLD_DUMPED", "CLD_TRAPPED",
+		"CLD_STOPPED", "CLD_CONTINUED",
+	};
+
+	if (code == 0x80)
+		return "SI_KERNEL";
+	if (code <= 0 && code > -(int32_t)(sizeof(si) / sizeof(si[0])))
+		return si[-code];
+	if (signo == SIGCHLD_NR && code > 0 && code < (int32_t)(sizeof(cld) / sizeof(cld[0])))
+		return cld[code];
+	return NULL;
+}
+
+/* posix_trace_signal_generate.result and _deliver.action, by value. */
+static const char *const results[] = {
+	[POSIX_TRACE_SIGNAL_DELIVERED] = "delivered",
+	[POSIX_TRACE_SIGNAL_IGNORED] = "ignored",
+	[POSIX_TRACE_SIGNAL_ALREADY_PENDING] = "already_pending",
+	[POSIX_TRACE_SIGNAL_OVERFLOW_FAIL] = "overflow_fail",
+	[POSIX_TRACE_SIGNAL_LOSE_INFO] = "lose_info",
+};
+static const char *const actions[] = {
+	[POSIX_TRACE_SIGNAL_HANDLER] = "handler",
+	[POSIX_TRACE_SIGNAL_IGNORE] = "ignore",
+	[POSIX_TRACE_SIGNAL_DEFAULT] = "default",
+};
+#define ENUM_NAME(names, v) ((v) < sizeof(names) / sizeof(names[0]) ? names[v] : NULL)
 
 static void text_nr(FILE *f, uint32_t nr, uint32_t flags)
 {
@@ -152,19 +218,68 @@ static void text_ret(FILE *f, uint64_t ret)
 static void text_status(FILE *f, uint32_t status)
 {
 	int st = (int)status;
+	char buf[SIG_NAME_LEN];
 	const char *sig;
 
 	fprintf(f, "status=%#" PRIx32, status);
 	if (WIFEXITED(st)) {
 		fprintf(f, " (exited %d)", WEXITSTATUS(st));
 	} else if (WIFSIGNALED(st)) {
-		sig = signal_name(WTERMSIG(st));
+		sig = signal_name(buf, (uint32_t)WTERMSIG(st));
 		if (sig)
-			fprintf(f, " (killed by SIG%s", sig);
+			fprintf(f, " (killed by %s", sig);
 		else
 			fprintf(f, " (killed by signal %d", WTERMSIG(st));
 		fputs(WCOREDUMP(st) ? ", core dumped)" : ")", f);
 	}
+}
+
+/* What generate and deliver records share: "sig=10 (SIGUSR1) code=0
+ * (SI_USER) from=1234". */
+static void text_signal(FILE *f, uint32_t signo, uint32_t code, uint32_t sender)
+{
+	char buf[SIG_NAME_LEN];
+	const char *sig = signal_name(buf, signo);
+	const char *c = code_name(signo, (int32_t)code);
+
+	fprintf(f, "sig=%" PRIu32, signo);
+	if (sig)
+		fprintf(f, " (%s)", sig);
+	fprintf(f, " code=%" PRId32, (int32_t)code);
+	if (c)
+		fprintf(f, " (%s)", c);
+	fprintf(f, " from=%" PRIu32, sender);
+}
+
+/* " KEY=name", or " KEY=N" for a value without a name. */
+static void text_enum(FILE *f, const char *key, const char *name, uint32_t v)
+{
+	if (name)
+		fprintf(f, " %s=%s", key, name);
+	else
+		fprintf(f, " %s=%" PRIu32, key, v);
+}
+
+static void text_generate(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_signal_generate *g = &k->u.gen;
+
+	text_signal(f, g->signo, g->code, g->sender_pid);
+	text_enum(f, "result", ENUM_NAME(results, g->result), g->result);
+	if (g->flags & POSIX_TRACE_SIGNAL_GROUP)
+		fputs(" group", f);
+}
+
+static void text_deliver(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_signal_deliver *d = &k->u.deliver;
+
+	text_signal(f, d->signo, d->code, d->sender_pid);
+	text_enum(f, "action", ENUM_NAME(actions, d->action), d->action);
+	/* Only a handler has an address; 0 otherwise says nothing. */
+	if (d->action == POSIX_TRACE_SIGNAL_HANDLER)
+		fprintf(f, " handler=%#" PRIx64, (uint64_t)d->handler);
+	fprintf(f, " sa_flags=%#" PRIx32, d->sa_flags);
 }
 
 void kd_text(FILE *f, const struct kd_event *k)
@@ -178,6 +293,12 @@ void kd_text(FILE *f, const struct kd_event *k)
 		putc(' ', f);
 		text_ret(f, k->u.exit.ret);
 		text_path(f, k, k->u.exit.flags);
+		break;
+	case POSIX_TRACE_SIGNAL_GENERATE_NP:
+		text_generate(f, k);
+		break;
+	case POSIX_TRACE_SIGNAL_DELIVER_NP:
+		text_deliver(f, k);
 		break;
 	case POSIX_TRACE_PROCESS_FORK_NP:
 		fprintf(f, "child=%" PRIu32, k->u.fork.child_pid);
@@ -259,6 +380,47 @@ static void json_exit(FILE *f, const struct kd_event *k)
 	json_path(f, k, k->u.exit.flags, k->u.exit.path_arg);
 }
 
+/* "KEY":N,"NKEY":"name" (or null): the number is all a value that has
+ * no name yet keeps. */
+static void json_enum(FILE *f, const char *key, int64_t v, const char *nkey,
+		      const char *name)
+{
+	fprintf(f, ",\"%s\":%" PRId64, key, v);
+	json_strkey(f, nkey, name, name ? strlen(name) : 0);
+}
+
+/* The opening of a generate or deliver object, the keys they share. */
+static void json_signal(FILE *f, const char *event, uint32_t signo, uint32_t code,
+			uint32_t sender)
+{
+	char buf[SIG_NAME_LEN];
+
+	fprintf(f, "{\"event\":\"%s\"", event);
+	json_enum(f, "signo", signo, "signal_name", signal_name(buf, signo));
+	json_enum(f, "code", (int32_t)code, "code_name", code_name(signo, (int32_t)code));
+	fprintf(f, ",\"sender_pid\":%" PRIu32, sender);
+}
+
+static void json_generate(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_signal_generate *g = &k->u.gen;
+
+	json_signal(f, "signal_generate", g->signo, g->code, g->sender_pid);
+	json_enum(f, "result", g->result, "result_name", ENUM_NAME(results, g->result));
+	fprintf(f, ",\"group\":%s}", json_bool(g->flags & POSIX_TRACE_SIGNAL_GROUP));
+}
+
+static void json_deliver(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_signal_deliver *d = &k->u.deliver;
+
+	json_signal(f, "signal_deliver", d->signo, d->code, d->sender_pid);
+	json_enum(f, "action", d->action, "action_name", ENUM_NAME(actions, d->action));
+	/* A string as the arguments: an address may not fit a double. */
+	fprintf(f, ",\"handler\":\"0x%" PRIx64 "\",\"sa_flags\":%" PRIu32 "}",
+		(uint64_t)d->handler, d->sa_flags);
+}
+
 static void json_status(FILE *f, uint32_t status)
 {
 	int st = (int)status;
@@ -281,6 +443,12 @@ void kd_json(FILE *f, const struct kd_event *k)
 		break;
 	case POSIX_TRACE_SYSCALL_EXIT_NP:
 		json_exit(f, k);
+		break;
+	case POSIX_TRACE_SIGNAL_GENERATE_NP:
+		json_generate(f, k);
+		break;
+	case POSIX_TRACE_SIGNAL_DELIVER_NP:
+		json_deliver(f, k);
 		break;
 	case POSIX_TRACE_PROCESS_FORK_NP:
 		fprintf(f, "{\"event\":\"process_fork\",\"child_pid\":%" PRIu32

@@ -21,6 +21,8 @@ struct kd_event {
 	union {
 		struct posix_trace_syscall_entry entry;
 		struct posix_trace_syscall_exit exit;
+		struct posix_trace_signal_generate gen;
+		struct posix_trace_signal_deliver deliver;
 		struct posix_trace_process_fork fork;
 		struct posix_trace_process_exec exec;
 		struct posix_trace_process_exit pexit;
@@ -40,6 +42,11 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
  *   syscall entry  nr=257 (openat) args=0xffffff9c,0x7f10,0x80000,0,0,0
  *                  path="/etc/ld.so.cache"
  *   syscall exit   nr=257 (openat) ret=3, ret=-2 (ENOENT) [path=...]
+ *   signal generate
+ *                  sig=10 (SIGUSR1) code=0 (SI_USER) from=1234
+ *                  result=delivered [group]
+ *   signal deliver sig=10 (SIGUSR1) code=-6 (SI_TKILL) from=1234
+ *                  action=handler handler=0x401136 sa_flags=0x4000000
  *   fork           child=4243, child=4242 tid=4250 (thread)
  *   exec           file="/bin/ls" old_tid=4242
  *   exit           status=0x100 (exited 1)
@@ -50,7 +57,11 @@ void kd_text(FILE *f, const struct kd_event *k);
 /* The same as a JSON object (strings through json_str()), e.g.
  * {"event":"syscall_exit","nr":257,"syscall":"openat","compat":false,
  *  "ret":-2,"errno":"ENOENT","path_arg":1,"path":"/etc/x",
- *  "path_truncated":false,"path_fault":false}. */
+ *  "path_truncated":false,"path_fault":false}; a name beside each number
+ * it has one for, null when it has none:
+ * {"event":"signal_deliver","signo":10,"signal_name":"SIGUSR1","code":-6,
+ *  "code_name":"SI_TKILL","sender_pid":1234,"action":0,
+ *  "action_name":"handler","handler":"0x401136","sa_flags":67108864}. */
 void kd_json(FILE *f, const struct kd_event *k);
 
 #endif

@@ -95,6 +95,7 @@ static const struct {
 	unsigned int classes;
 } kclasses[] = {
 	{ "syscall", POSIX_TRACE_KERNEL_SYSCALL_NP },
+	{ "signal", POSIX_TRACE_KERNEL_SIGNAL_NP },
 	{ "process", POSIX_TRACE_KERNEL_PROCESS_NP },
 	{ "all", POSIX_TRACE_KERNEL_ALL_NP },
 };
@@ -127,17 +128,24 @@ int opt_kclasses(const char *s, unsigned int *v, const char **bad, size_t *badle
 
 const char *opt_kclasses_name(unsigned int classes)
 {
-	switch (classes) {
-	case 0:
+	/* Every class named once, in the table's order. */
+	static char buf[sizeof("syscall,signal,process")];
+	unsigned int i;
+
+	if (!classes)
 		return "none";
-	case POSIX_TRACE_KERNEL_SYSCALL_NP:
-		return "syscall";
-	case POSIX_TRACE_KERNEL_PROCESS_NP:
-		return "process";
-	case POSIX_TRACE_KERNEL_ALL_NP:
-		return "syscall,process";
+	if (classes & ~POSIX_TRACE_KERNEL_ALL_NP)
+		return "?";
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(kclasses) / sizeof(kclasses[0]); i++) {
+		if (kclasses[i].classes == POSIX_TRACE_KERNEL_ALL_NP ||
+		    !(classes & kclasses[i].classes))
+			continue;
+		if (buf[0])
+			strcat(buf, ",");
+		strcat(buf, kclasses[i].name);
 	}
-	return "?";
+	return buf;
 }
 
 int namelist_parse(struct namelist *l, const char *s)
