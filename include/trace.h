@@ -231,14 +231,18 @@ int posix_trace_attr_setfullwait_np(trace_attr_t *__restrict __attr,
 #define _POSIX_TRACE_KERNEL_EVENTS_NP	1
 #define POSIX_TRACE_KERNEL_SYSCALL_NP	0x01u	/* system calls */
 #define POSIX_TRACE_KERNEL_SIGNAL_NP	0x02u	/* signals */
+#define POSIX_TRACE_KERNEL_SCHED_NP	0x04u	/* off and on a CPU */
 #define POSIX_TRACE_KERNEL_PROCESS_NP	0x10u	/* fork, exec, exit */
 #define POSIX_TRACE_KERNEL_ALL_NP \
 	(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP | \
-	 POSIX_TRACE_KERNEL_PROCESS_NP)
+	 POSIX_TRACE_KERNEL_SCHED_NP | POSIX_TRACE_KERNEL_PROCESS_NP)
 #define POSIX_TRACE_SYSCALL_ENTRY_NP	((trace_event_id_t)16)	/* SYSCALL */
 #define POSIX_TRACE_SYSCALL_EXIT_NP	((trace_event_id_t)17)	/* SYSCALL */
 #define POSIX_TRACE_SIGNAL_GENERATE_NP	((trace_event_id_t)18)	/* SIGNAL */
 #define POSIX_TRACE_SIGNAL_DELIVER_NP	((trace_event_id_t)19)	/* SIGNAL */
+#define POSIX_TRACE_SCHED_OUT_NP	((trace_event_id_t)20)	/* SCHED */
+#define POSIX_TRACE_SCHED_IN_NP		((trace_event_id_t)21)	/* SCHED */
+#define POSIX_TRACE_SCHED_WAKEUP_NP	((trace_event_id_t)22)	/* SCHED */
 #define POSIX_TRACE_PROCESS_FORK_NP	((trace_event_id_t)24)	/* PROCESS */
 #define POSIX_TRACE_PROCESS_EXEC_NP	((trace_event_id_t)25)	/* PROCESS */
 #define POSIX_TRACE_PROCESS_EXIT_NP	((trace_event_id_t)26)	/* PROCESS */

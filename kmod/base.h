@@ -37,12 +37,14 @@ extern unsigned int pt_max_procs_per_stream;
 extern unsigned int pt_max_streams_per_user;
 extern unsigned long pt_max_user_memory;
 extern unsigned int pt_max_names_per_user;
+extern unsigned int pt_max_kev_streams_per_user;
 
 /* limits.c: what one user may hold (module parameters above). */
 enum pt_res {
 	PT_RES_STREAMS,		/* streams not shut down */
 	PT_RES_MEMORY,		/* bytes of stream and writer-lane buffers */
 	PT_RES_NAMES,		/* event names registered */
+	PT_RES_KEV_STREAMS,	/* of PT_RES_STREAMS, those with kernel events */
 	PT_RES_NR
 };
 

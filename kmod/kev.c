@@ -19,6 +19,8 @@ static struct pt_tp_hook pt_kev_hooks[] = {
 	{ "sys_exit", pt_kev_sys_exit, POSIX_TRACE_KCLASS_SYSCALL },
 	{ "signal_generate", pt_kev_signal_generate, POSIX_TRACE_KCLASS_SIGNAL },
 	{ "signal_deliver", pt_kev_signal_deliver, POSIX_TRACE_KCLASS_SIGNAL },
+	{ "sched_switch", pt_kev_sched_switch, POSIX_TRACE_KCLASS_SCHED },
+	{ "sched_waking", pt_kev_sched_waking, POSIX_TRACE_KCLASS_SCHED },
 	{ "sched_process_fork", pt_kev_fork, POSIX_TRACE_KCLASS_PROCESS },
 	{ "sched_process_exec", pt_kev_exec, POSIX_TRACE_KCLASS_PROCESS },
 	{ "sched_process_exit", pt_kev_exit_probe, POSIX_TRACE_KCLASS_PROCESS },
@@ -169,25 +171,40 @@ const struct pt_class_ops pt_kev_class_ops = {
 };
 
 /*
- * @t's process if a stream traces it, under the caller's RCU read-side
- * section (probes run with preemption disabled).  Nothing while an exec
- * that raised privileges has not yet detached the controllers that lost
- * the right to trace the process (lifecycle.c): nothing of the new image
- * may reach them.
+ * The calling task's process if a stream traces it, under the caller's
+ * RCU read-side section (probes run with preemption disabled).  Nothing
+ * while an exec that raised privileges has not yet detached the
+ * controllers that lost the right to trace the process (lifecycle.c):
+ * nothing of the new image may reach them.
  */
-struct pt_proc *pt_kev_proc_of(struct task_struct *t)
+struct pt_proc *pt_kev_proc(void)
 {
-	struct pt_proc *proc = pt_proc_find_rcu(task_tgid(t));
+	struct pt_proc *proc = pt_proc_find_rcu(task_tgid(current));
 
 	if (!proc || test_bit(PT_PROC_EXEC_RAISED, &proc->flags))
 		return NULL;
 	return proc;
 }
 
-/* The calling task's process, as pt_kev_proc_of(). */
-struct pt_proc *pt_kev_proc(void)
+/*
+ * The same for @t, which a record made by the scheduler or by another
+ * task is about (its switches, its wake-up, a signal sent to it).  Such
+ * a record can be made while @t is inside an exec, after the kernel
+ * committed the new image's credentials and before the lifecycle knows
+ * whether they were raised (its probe on sched_process_exec comes
+ * later): from the group's self_exec_id moving on until the lifecycle
+ * settled the exec (pt_proc.exec_id), nothing is recorded for @t.  The
+ * thread's own system call and process records in that span are those
+ * of the exec, which pt_kev_exec() and the execve exit judge themselves.
+ */
+struct pt_proc *pt_kev_proc_of(struct task_struct *t)
 {
-	return pt_kev_proc_of(current);
+	struct pt_proc *proc = pt_proc_find_rcu(task_tgid(t));
+
+	if (!proc || test_bit(PT_PROC_EXEC_RAISED, &proc->flags) ||
+	    READ_ONCE(t->self_exec_id) != READ_ONCE(proc->exec_id))
+		return NULL;
+	return proc;
 }
 
 /* Record @ev into each stream tracing @proc that asked for @class. */

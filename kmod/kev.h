@@ -5,8 +5,8 @@
  * class (posix_trace_create.kernel_classes).  Beside the log writer and
  * the lifecycle, above streams (stream.h): kev.c registers a class's
  * probes while a stream asks (struct pt_class_ops) and finds the streams
- * of the current process; kev_syscall.c, kev_signal.c and kev_process.c
- * are the probes.
+ * of the current process; kev_syscall.c, kev_signal.c, kev_sched.c and
+ * kev_process.c are the probes.
  */
 #ifndef PT_KEV_H
 #define PT_KEV_H
@@ -28,13 +28,16 @@ struct pt_proc *pt_kev_proc_of(struct task_struct *t);
 struct pt_proc *pt_kev_proc(void);
 void pt_kev_emit(struct pt_proc *proc, u32 class, struct pt_event *ev);
 
-/* kev_syscall.c, kev_signal.c, kev_process.c: the probes, for kev.c's table. */
+/* kev_syscall.c, kev_signal.c, kev_sched.c, kev_process.c: the probes. */
 void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id);
 void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret);
 void pt_kev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
 			    struct task_struct *task, int group, int result);
 void pt_kev_signal_deliver(void *data, int sig, struct kernel_siginfo *info,
 			   struct k_sigaction *ka);
+void pt_kev_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			 struct task_struct *next, unsigned int prev_state);
+void pt_kev_sched_waking(void *data, struct task_struct *p);
 void pt_kev_fork(void *data, struct task_struct *parent,
 		 struct task_struct *child);
 void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,

@@ -11,7 +11,10 @@
  *                  struct k_sigaction *ka)
  * Both run with the target's siglock held and interrupts off; generate
  * may run in an interrupt (a timer's signal), where current is nobody
- * in particular.  pt_record() is safe there (record.c).
+ * in particular, and in loops over every thread of a process with
+ * tasklist_lock held (a parent's exit signals each child thread): the
+ * records leave what they have to tell to an irq_work (ev.defer_notes),
+ * and a user has few streams recording kernel events (main.c).
  */
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -56,6 +59,7 @@ void pt_kev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_SIGNAL_GENERATE,
 		.from_task = true,
+		.defer_notes = true,
 		.task = task,
 		.data = &g,
 		.data_len = sizeof(g),
@@ -90,7 +94,11 @@ static int pt_sig_group_exit(const struct kernel_siginfo *info, int sig)
 {
 	int fatal;
 
-	if (info != SEND_SIG_NOINFO || sig != SIGKILL)
+	/* An exec killing the other threads: group_exit_code may hold a
+	 * stop signal (it is overloaded), not a fatal one.
+	 */
+	if (info != SEND_SIG_NOINFO || sig != SIGKILL ||
+	    !(current->signal->flags & SIGNAL_GROUP_EXIT))
 		return sig;
 	fatal = current->signal->group_exit_code & 0x7f;
 	return fatal && valid_signal(fatal) ? fatal : sig;
@@ -114,6 +122,7 @@ void pt_kev_signal_deliver(void *data, int sig, struct kernel_siginfo *info,
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_SIGNAL_DELIVER,
 		.from_task = true,
+		.defer_notes = true,
 		.data = &d,
 		.data_len = sizeof(d),
 	};

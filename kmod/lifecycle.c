@@ -95,9 +95,18 @@ static void pt_exec_tw(struct callback_head *head)
 	clear_bit(PT_PROC_EXEC_TW, &proc->flags);
 	pt_shutdown_owned_by(proc->tgid);
 	pt_proc_settle(proc);	/* streams inherited at fork join first */
-	raised = test_and_clear_bit(PT_PROC_EXEC_RAISED, &proc->flags);
-	if (raised)
+	raised = test_bit(PT_PROC_EXEC_RAISED, &proc->flags);
+	if (raised) {
 		pt_exec_detach_raised(proc);
+		/* A probe that found a stream before its detach is done. */
+		synchronize_rcu();
+	}
+	/* Records of the new image from now on, by the process and by
+	 * others (kev.c): the controllers left may trace it.
+	 */
+	WRITE_ONCE(proc->exec_id, READ_ONCE(current->self_exec_id));
+	if (raised)
+		clear_bit(PT_PROC_EXEC_RAISED, &proc->flags);
 	pt_exec_fresh_map(proc, raised);
 	pt_proc_put(proc);
 	module_put(THIS_MODULE);	/* last: see pt_exit() */

@@ -24,6 +24,8 @@ static unsigned long pt_user_limit(enum pt_res res)
 		return READ_ONCE(pt_max_streams_per_user);
 	case PT_RES_MEMORY:
 		return READ_ONCE(pt_max_user_memory);
+	case PT_RES_KEV_STREAMS:
+		return READ_ONCE(pt_max_kev_streams_per_user);
 	default:
 		return READ_ONCE(pt_max_names_per_user);
 	}
@@ -93,7 +95,8 @@ void pt_user_put(struct pt_user *u)
 		return;
 	WARN_ON_ONCE(atomic_long_read(&u->used[PT_RES_STREAMS]) ||
 		     atomic_long_read(&u->used[PT_RES_MEMORY]) ||
-		     atomic_long_read(&u->used[PT_RES_NAMES]));
+		     atomic_long_read(&u->used[PT_RES_NAMES]) ||
+		     atomic_long_read(&u->used[PT_RES_KEV_STREAMS]));
 	kfree(u);
 	pt_stat_dec(PT_STAT_USERS);
 }

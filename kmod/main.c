@@ -64,6 +64,17 @@ module_param_named(max_user_memory, pt_max_user_memory, ulong, 0644);
 MODULE_PARM_DESC(max_user_memory,
 		 "bytes of stream and writer-lane buffers of one user (0 at load: RAM/4)");
 
+/*
+ * Kernel events are recorded in the kernel's own paths, some with a
+ * global lock held and interrupts off (a signal sent to each thread of a
+ * process under tasklist_lock): one record per stream that asks, so the
+ * streams of one user that may ask are few.
+ */
+unsigned int pt_max_kev_streams_per_user = 4;
+module_param_named(max_kev_streams_per_user, pt_max_kev_streams_per_user, uint, 0644);
+MODULE_PARM_DESC(max_kev_streams_per_user,
+		 "streams of one user (real uid) recording kernel events at a time");
+
 unsigned int pt_max_names_per_user = 16384;
 module_param_named(max_names_per_user, pt_max_names_per_user, uint, 0644);
 MODULE_PARM_DESC(max_names_per_user,

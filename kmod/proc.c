@@ -70,6 +70,20 @@ void pt_proc_shell_free(struct pt_proc *proc)
 	kfree(proc);
 }
 
+/* The self_exec_id of the group of @tgid (its threads share it), or 0. */
+u64 pt_proc_exec_id(struct pid *tgid)
+{
+	struct task_struct *t;
+	u64 id = 0;
+
+	rcu_read_lock();
+	t = pid_task(tgid, PIDTYPE_TGID);
+	if (t)
+		id = READ_ONCE(t->self_exec_id);
+	rcu_read_unlock();
+	return id;
+}
+
 /* Make the shell @proc the entry of @tgid, owning a reference to @map. */
 void pt_proc_setup(struct pt_proc *proc, struct pid *tgid, struct pt_map *map)
 {
@@ -82,6 +96,7 @@ void pt_proc_setup(struct pt_proc *proc, struct pid *tgid, struct pt_map *map)
 	INIT_WORK(&proc->exec_work, pt_proc_exec_work);
 	INIT_WORK(&proc->fork_work, pt_proc_fork_fn);
 	proc->tgid = get_pid(tgid);
+	proc->exec_id = pt_proc_exec_id(tgid);
 	pt_stat_inc(PT_STAT_PROCS);
 }
 

@@ -280,8 +280,53 @@ static void pt_count_drop(struct pt_stream *s, const struct pt_event *ev)
  * counted lost, and the caller waits for room (pt_log_wait_room()) out of
  * its RCU walk, then calls again.
  */
+/* What pt_record() has to tell after the record (struct pt_stream.notes). */
+#define PT_NOTE_FULL	BIT(0)	/* it stopped the stream: slots, the log */
+#define PT_NOTE_KICK	BIT(1)	/* a lane passed its flush mark */
+#define PT_NOTE_WAKE	BIT(2)	/* readers may be waiting */
+
+static void pt_record_tell(struct pt_stream *s, unsigned int notes)
+{
+	if (notes & PT_NOTE_FULL) {
+		pt_stream_refresh_slots(s);
+		pt_stream_tell_full(s);
+	} else if ((notes & PT_NOTE_KICK) && s->log_ops) {
+		s->log_ops->kick(s);
+	}
+	if (notes & PT_NOTE_WAKE)
+		wake_up_interruptible_all(&s->wq);
+}
+
+/*
+ * A record made under the scheduler's locks (the rq lock, a task's
+ * pi_lock) may not wake a task or queue a work item, which would take
+ * them again; one made under a siglock, maybe inside a loop over every
+ * thread under tasklist_lock, should not walk a stream's targets there.
+ * It leaves its notes here, told from an interrupt after, once for all
+ * the records made meanwhile.
+ */
+static void pt_record_notes(struct irq_work *work)
+{
+	struct pt_stream *s = container_of(work, struct pt_stream, note_work);
+
+	pt_record_tell(s, atomic_xchg(&s->notes, 0));
+}
+
+void pt_record_notes_init(struct pt_stream *s)
+{
+	atomic_set(&s->notes, 0);
+	init_irq_work(&s->note_work, pt_record_notes);
+}
+
+/* Before the stream is freed: no probe can queue it any more (RCU). */
+void pt_record_notes_sync(struct pt_stream *s)
+{
+	irq_work_sync(&s->note_work);
+}
+
 bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 {
+	unsigned int notes = 0;
 	u32 size = ALIGN(PT_REC_HDR + ev->data_len, 8);
 	bool stopped = false, kick = false, taken = true;
 	struct pt_lane *l;
@@ -324,15 +369,16 @@ bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 	kick = pt_lane_crossed_mark(s, l);
 out:
 	spin_unlock_irqrestore(&l->lock, flags);
-	if (stopped) {
-		pt_stream_refresh_slots(s);
-		pt_stream_tell_full(s);
-	} else if (kick) {
-		if (s->log_ops)
-			s->log_ops->kick(s);
+	notes = (stopped ? PT_NOTE_FULL : 0) | (kick ? PT_NOTE_KICK : 0) |
+		(wq_has_sleeper(&s->wq) ? PT_NOTE_WAKE : 0);
+	if (!notes)
+		return taken;
+	if (!ev->defer_notes) {
+		pt_record_tell(s, notes);
+	} else {
+		atomic_or(notes, &s->notes);
+		irq_work_queue(&s->note_work);
 	}
-	if (wq_has_sleeper(&s->wq))
-		wake_up_interruptible_all(&s->wq);
 	return taken;
 }
 

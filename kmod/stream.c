@@ -54,6 +54,8 @@ static void pt_stream_free_work(struct work_struct *work)
 	struct pt_stream *s = container_of(to_rcu_work(work), struct pt_stream,
 					   free_work);
 
+	/* a probe's notes, queued before the grace period, are told */
+	pt_record_notes_sync(s);
 	if (s->log_ops)
 		s->log_ops->free(s);
 	if (s->kclasses)
@@ -157,6 +159,7 @@ static struct pt_stream *pt_stream_alloc(const struct posix_trace_create *args,
 	atomic_set(&s->state, PT_SUSPENDED);
 	INIT_LIST_HEAD(&s->targets);
 	init_waitqueue_head(&s->wq);
+	pt_record_notes_init(s);
 	s->nr_lanes = nr_lanes;
 	s->max_writers = min_t(unsigned int, READ_ONCE(pt_max_writers),
 			       POSIX_TRACE_MAX_WRITERS);
@@ -297,11 +300,16 @@ int pt_stream_create(struct posix_trace_create *args, struct pid *target,
 		goto err_setup;
 	}
 	if (args->kernel_classes) {
-		ret = class_ops->get(args->kernel_classes);
-		if (ret)
+		ret = -EAGAIN;
+		if (!pt_user_charge(user, PT_RES_KEV_STREAMS, 1))
 			goto err_setup;
+		ret = class_ops->get(args->kernel_classes);
+		if (ret) {
+			pt_user_uncharge(user, PT_RES_KEV_STREAMS, 1);
+			goto err_setup;
+		}
 		s->class_ops = class_ops;	/* put when freed */
-		s->kclasses = args->kernel_classes;
+		s->kclasses = args->kernel_classes;	/* uncharged at shutdown */
 	}
 	s->created_mono = ktime_get_ns();
 	s->created_real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(s->created_mono)));
@@ -393,6 +401,8 @@ err_unlock:
 err_held:
 	pt_trace_unlock(held);
 err_setup:
+	if (s->kclasses)
+		pt_user_uncharge(user, PT_RES_KEV_STREAMS, 1);
 	pt_stream_put(s);
 err_limit:
 	pt_stream_unreserve(user);
@@ -419,6 +429,9 @@ static void pt_stream_shutdown_locked(struct pt_stream *s,
 	list_for_each_entry_safe(a, tmp, &s->targets, stream_node)
 		pt_detach(a);
 	wake_up_interruptible_all(&s->wq);
+	/* detached from every process: it records no kernel event again */
+	if (s->kclasses)
+		pt_user_uncharge(s->user, PT_RES_KEV_STREAMS, 1);
 	pt_stream_unreserve(s->user);
 	pt_stream_put(s);	/* the trid table's reference */
 }

@@ -8,6 +8,7 @@
 #define PT_STREAM_H
 
 #include <linux/bitmap.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/pid.h>
 #include <linux/wait.h>
@@ -46,6 +47,12 @@ struct pt_proc {
 	struct callback_head exec_tw;
 	struct callback_head settle_tw;	/* fork.c: a child joins first */
 	unsigned long flags;
+	/* The group's self_exec_id once the lifecycle has settled its last
+	 * exec (lifecycle.c): from the kernel's commit of a new image until
+	 * then they differ, and records others make for the process
+	 * (pt_kev_proc_of()) are not made.
+	 */
+	u64 exec_id;
 	struct pt_inherit __rcu *inherit;	/* streams to join (inherit.c) */
 	struct rcu_head rcu;
 };
@@ -71,6 +78,7 @@ struct pt_proc *pt_proc_shell(gfp_t gfp);
 void pt_proc_shell_free(struct pt_proc *proc);
 struct pt_proc *pt_proc_find(struct pid *tgid);
 struct pt_proc *pt_proc_find_rcu(struct pid *tgid);
+u64 pt_proc_exec_id(struct pid *tgid);
 struct pt_proc *pt_proc_get_or_create(struct pid *tgid);
 void pt_proc_put(struct pt_proc *proc);
 void pt_proc_update_page(struct pt_proc *proc);
@@ -205,6 +213,11 @@ struct pt_stream {
 	 */
 	u32 kclasses;
 	const struct pt_class_ops *class_ops;
+	/* What a record made under the scheduler's locks has to tell
+	 * (PT_NOTE_*), told by @note_work (record.c); synced before free.
+	 */
+	atomic_t notes;
+	struct irq_work note_work;
 	unsigned int nr_lanes;
 	struct pt_lane lanes[];
 };
@@ -267,9 +280,17 @@ struct pt_event {
 	bool may_wait;		/* a full never-lose stream: pt_record() false */
 	u64 timestamp;		/* 0: now */
 	struct task_struct *task; /* from_task: this task, not current */
+	/* Under the kernel's own locks (the scheduler's, where waking
+	 * anyone would take them again; a siglock, maybe under
+	 * tasklist_lock): pt_record() leaves what it has to tell the log,
+	 * the slots and the readers to an irq_work.
+	 */
+	bool defer_notes;
 };
 
 bool pt_record(struct pt_stream *s, const struct pt_event *ev);
+void pt_record_notes_init(struct pt_stream *s);
+void pt_record_notes_sync(struct pt_stream *s);
 void pt_record_autostop(struct pt_stream *s);
 bool pt_stream_empty(struct pt_stream *s);
 bool pt_stream_has_data(struct pt_stream *s);

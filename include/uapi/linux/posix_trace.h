@@ -79,18 +79,23 @@
  */
 #define POSIX_TRACE_KCLASS_SYSCALL	_BITUL(0)	/* system calls */
 #define POSIX_TRACE_KCLASS_SIGNAL	_BITUL(1)	/* signals */
+#define POSIX_TRACE_KCLASS_SCHED	_BITUL(2)	/* off and on a CPU */
 #define POSIX_TRACE_KCLASS_PROCESS	_BITUL(4)	/* fork, exec, exit */
 #define POSIX_TRACE_KCLASS_ALL		(POSIX_TRACE_KCLASS_SYSCALL | \
 					 POSIX_TRACE_KCLASS_SIGNAL |  \
+					 POSIX_TRACE_KCLASS_SCHED |   \
 					 POSIX_TRACE_KCLASS_PROCESS)
-/* Bits 2 (sched) and 3 (fault) are kept for those classes. */
+/* Bit 3 (fault) is kept for that class. */
 
 #define POSIX_TRACE_ID_KERNEL_FIRST	16
 #define POSIX_TRACE_ID_SYSCALL_ENTRY	16	/* SYSCALL */
 #define POSIX_TRACE_ID_SYSCALL_EXIT	17	/* SYSCALL */
 #define POSIX_TRACE_ID_SIGNAL_GENERATE	18	/* SIGNAL */
 #define POSIX_TRACE_ID_SIGNAL_DELIVER	19	/* SIGNAL */
-/* 20 .. 23 are kept for the sched and fault classes. */
+#define POSIX_TRACE_ID_SCHED_OUT	20	/* SCHED */
+#define POSIX_TRACE_ID_SCHED_IN		21	/* SCHED */
+#define POSIX_TRACE_ID_SCHED_WAKEUP	22	/* SCHED */
+/* 23 is kept for the fault class. */
 #define POSIX_TRACE_ID_PROCESS_FORK	24	/* PROCESS */
 #define POSIX_TRACE_ID_PROCESS_EXEC	25	/* PROCESS */
 #define POSIX_TRACE_ID_PROCESS_EXIT	26	/* PROCESS */
@@ -105,6 +110,9 @@
 	[POSIX_TRACE_ID_SYSCALL_EXIT - 16] = "posix_trace_syscall_exit",  \
 	[POSIX_TRACE_ID_SIGNAL_GENERATE - 16] = "posix_trace_signal_generate", \
 	[POSIX_TRACE_ID_SIGNAL_DELIVER - 16] = "posix_trace_signal_deliver", \
+	[POSIX_TRACE_ID_SCHED_OUT - 16] = "posix_trace_sched_out",	  \
+	[POSIX_TRACE_ID_SCHED_IN - 16] = "posix_trace_sched_in",	  \
+	[POSIX_TRACE_ID_SCHED_WAKEUP - 16] = "posix_trace_sched_wakeup",  \
 	[POSIX_TRACE_ID_PROCESS_FORK - 16] = "posix_trace_process_fork",  \
 	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = "posix_trace_process_exec",  \
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = "posix_trace_process_exit",  \
@@ -116,6 +124,9 @@
 	[POSIX_TRACE_ID_SYSCALL_EXIT - 16] = POSIX_TRACE_KCLASS_SYSCALL,  \
 	[POSIX_TRACE_ID_SIGNAL_GENERATE - 16] = POSIX_TRACE_KCLASS_SIGNAL, \
 	[POSIX_TRACE_ID_SIGNAL_DELIVER - 16] = POSIX_TRACE_KCLASS_SIGNAL, \
+	[POSIX_TRACE_ID_SCHED_OUT - 16] = POSIX_TRACE_KCLASS_SCHED,	  \
+	[POSIX_TRACE_ID_SCHED_IN - 16] = POSIX_TRACE_KCLASS_SCHED,	  \
+	[POSIX_TRACE_ID_SCHED_WAKEUP - 16] = POSIX_TRACE_KCLASS_SCHED,	  \
 	[POSIX_TRACE_ID_PROCESS_FORK - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
 	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = POSIX_TRACE_KCLASS_PROCESS,  \

@@ -151,6 +151,62 @@ struct posix_trace_signal_deliver {
 	__u32 reserved;
 };
 
+/* posix_trace_sched_out.reason: why the thread left its CPU. */
+#define POSIX_TRACE_SCHED_PREEMPTED	0	/* still runnable: preempted, or yielded */
+#define POSIX_TRACE_SCHED_SLEEPING	1	/* an interruptible wait (a signal ends it) */
+#define POSIX_TRACE_SCHED_BLOCKED	2	/* an uninterruptible wait (I/O, a lock) */
+#define POSIX_TRACE_SCHED_STOPPED	3	/* stopped (SIGSTOP...) or ptrace-stopped */
+#define POSIX_TRACE_SCHED_EXITING	4	/* its last switch: the thread exited */
+
+/**
+ * struct posix_trace_sched_out - POSIX_TRACE_ID_SCHED_OUT
+ * @reason:	POSIX_TRACE_SCHED_* (from the thread's state as it left).
+ * @cpu:	the CPU it left.
+ *
+ * Recorded when the traced thread leaves its CPU; the time until its
+ * next POSIX_TRACE_ID_SCHED_IN is time it did not run (off CPU): waiting
+ * for a CPU when PREEMPTED, waiting for something else otherwise.
+ */
+struct posix_trace_sched_out {
+	__u32 reason;
+	__u32 cpu;
+};
+
+/**
+ * struct posix_trace_sched_in - POSIX_TRACE_ID_SCHED_IN
+ * @cpu:	the CPU it runs on now.
+ * @reserved:	zero.
+ *
+ * Recorded when the traced thread gets a CPU again.
+ */
+struct posix_trace_sched_in {
+	__u32 cpu;
+	__u32 reserved;
+};
+
+/* posix_trace_sched_wakeup.flags */
+#define POSIX_TRACE_SCHED_WAKER_IRQ	(1U << 0)	/* woken from an interrupt */
+
+/**
+ * struct posix_trace_sched_wakeup - POSIX_TRACE_ID_SCHED_WAKEUP
+ * @waker_pid:	the process whose thread woke it, in the stream's pid
+ *		namespace; 0 from an interrupt, from a kernel thread or
+ *		when not visible there.
+ * @waker_tid:	that thread, as @waker_pid.
+ * @flags:	POSIX_TRACE_SCHED_WAKER_IRQ.
+ * @reserved:	zero.
+ *
+ * Recorded for the traced thread (the record's pid/tid) when another
+ * thread, or an interrupt, makes it runnable after a wait; the time from
+ * here to its POSIX_TRACE_ID_SCHED_IN is the time it waited for a CPU.
+ */
+struct posix_trace_sched_wakeup {
+	__u32 waker_pid;
+	__u32 waker_tid;
+	__u32 flags;
+	__u32 reserved;
+};
+
 /**
  * struct posix_trace_process_fork - POSIX_TRACE_ID_PROCESS_FORK
  * @child_pid:	the new process's id, or for a new thread its process's,
