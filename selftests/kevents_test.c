@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kevents_test - kernel events (issue 23), classes SYSCALL, SIGNAL and
- * PROCESS of posix_trace_attr_setkernelclasses_np(3): off by default; system calls of
+ * kevents_test - kernel events (issue 23), classes SYSCALL, SIGNAL, SCHED
+ * and PROCESS of posix_trace_attr_setkernelclasses_np(3): off by default; system calls of
  * the traced thread between its own events, in timestamp order; paths
  * copied without faulting, cut at the limit or at an inaccessible page;
  * the filter; probes registered only while a stream asks; fork, exec and
@@ -9,7 +9,8 @@
  * nothing of an exec that raised privileges for a controller that lost
  * the right to trace; signals generated for and delivered to a traced
  * process (the sender, the result, the action), and none of an untraced
- * one.
+ * one; a thread off its CPU on a pipe, woken by the writer, and a stopped
+ * child.
  */
 #include "pt_selftest.h"
 
@@ -436,7 +437,7 @@ TEST_F(kev, class_bits_outside_those_offered_are_refused)
 	trace_attr_t a;
 
 	ASSERT_EQ(0, posix_trace_attr_init(&a));
-	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 2));
+	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 3));
 	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 31));
 	EXPECT_EQ(0, posix_trace_attr_getkernelclasses_np(&a, &classes));
 	EXPECT_EQ(0u, classes);
@@ -703,6 +704,121 @@ TEST_F(kev, a_signal_a_traced_process_sends_to_an_untraced_one_is_not_recorded)
 }
 
 /* ------------------------------------------------------------------ */
+/* Class SCHED                                                         */
+/* ------------------------------------------------------------------ */
+
+static const struct posix_trace_sched_out *out_of(const struct st_ev *e, pid_t pid)
+{
+	if (e->info.posix_event_id != POSIX_TRACE_SCHED_OUT_NP ||
+	    e->len < sizeof(struct posix_trace_sched_out) || e->info.posix_pid != pid)
+		return NULL;
+	return (const void *)e->data;
+}
+
+static bool is_id_of(const struct st_ev *e, trace_event_id_t id, pid_t pid)
+{
+	return e->info.posix_event_id == id && e->info.posix_pid == pid;
+}
+
+/*
+ * The thread waits in read() on a pipe a child writes 50 ms later: it
+ * leaves its CPU sleeping, the child's write wakes it (naming the child),
+ * then it gets a CPU again, all between the user events around read().
+ */
+TEST_F(kev, a_read_on_a_pipe_is_seen_off_cpu_then_woken_by_the_writer)
+{
+	const struct posix_trace_sched_wakeup *w = NULL;
+	const struct posix_trace_sched_out *o;
+	int p[2], i, a, b, out = -1, wake = -1, in = -1, status;
+	pid_t child, me = getpid();
+	char c;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SCHED_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		usleep(50000);
+		_exit(write(p[1], "x", 1) == 1 ? 0 : 1);
+	}
+	user_event('a');
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	user_event('b');
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(0, status);
+	stop_and_drain(_metadata, self);
+	a = index_of(self, 'a');
+	b = index_of(self, 'b');
+	ASSERT_LE(0, a);
+	ASSERT_LT(a, b);
+	for (i = a + 1; i < b; i++) {
+		const struct st_ev *e = &self->ev[i];
+
+		o = out_of(e, me);
+		if (out < 0 && o && o->reason == POSIX_TRACE_SCHED_SLEEPING)
+			out = i;
+		else if (out >= 0 && wake < 0 && is_id_of(e, POSIX_TRACE_SCHED_WAKEUP_NP, me))
+			wake = i;
+		else if (wake >= 0 && in < 0 && is_id_of(e, POSIX_TRACE_SCHED_IN_NP, me))
+			in = i;
+	}
+	ASSERT_LE(0, out);
+	ASSERT_LE(0, wake);
+	ASSERT_LE(0, in);
+	w = (const void *)self->ev[wake].data;
+	EXPECT_EQ((uint32_t)child, w->waker_pid);
+	EXPECT_EQ((uint32_t)child, w->waker_tid);
+	EXPECT_EQ(0u, w->flags);
+	EXPECT_EQ(0u, w->reserved);
+	/* off the CPU for about the child's 50 ms */
+	EXPECT_GE(st_ts_ns(&self->ev[in].info.posix_timestamp) -
+		  st_ts_ns(&self->ev[out].info.posix_timestamp), 20000000ull);
+}
+
+/* A traced child stopped by SIGSTOP leaves its CPU STOPPED. */
+TEST_F(kev, a_stopped_child_leaves_its_cpu_stopped)
+{
+	int go[2], i, status, stopped = 0;
+	pid_t child;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		close(go[0]);
+		if (write(go[1], "r", 1) != 1)
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	close(go[1]);
+	ASSERT_EQ(1, read(go[0], &c, 1));
+	close(go[0]);
+	ASSERT_EQ(0, kev_create(child, POSIX_TRACE_KERNEL_SCHED_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(0, kill(child, SIGSTOP));
+	ASSERT_EQ(child, waitpid(child, &status, WUNTRACED));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(0, kill(child, SIGKILL));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	stop_and_drain(_metadata, self);
+	for (i = 0; i < self->n; i++) {
+		const struct posix_trace_sched_out *o = out_of(&self->ev[i], child);
+
+		stopped += o && o->reason == POSIX_TRACE_SCHED_STOPPED;
+		/* only the traced child's switches */
+		if (self->ev[i].info.posix_event_id >= POSIX_TRACE_SCHED_OUT_NP &&
+		    self->ev[i].info.posix_event_id <= POSIX_TRACE_SCHED_WAKEUP_NP)
+			EXPECT_EQ(child, self->ev[i].info.posix_pid);
+	}
+	EXPECT_EQ(1, stopped);
+}
+
+/* ------------------------------------------------------------------ */
 /* An exec that raises privileges                                      */
 /* ------------------------------------------------------------------ */
 
@@ -718,6 +834,14 @@ enum { K_OK, K_SETUP, K_NO_DETACH, K_LEAKED, K_MISSING, K_CREATE, K_START,
  * tracing: it sees the new image's system calls, but no exec record
  * either (a raised exec is not recorded, <linux/posix_trace_kernel.h>).
  */
+/*
+ * The classes whose records of the child after its execve entry can only
+ * be the new image's: a SCHED record after the entry may still be the
+ * old image's (it blocks reading the file), so SCHED has its own test.
+ */
+#define K_CLASSES	(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP | \
+			 POSIX_TRACE_KERNEL_PROCESS_NP)
+
 static int raised_exec_controller(const char *bin, bool drop)
 {
 	static struct st_ev ev[MAX_EV];
@@ -745,7 +869,7 @@ static int raised_exec_controller(const char *bin, bool drop)
 		_exit(127);
 	}
 	close(go[0]);
-	if (kev_create(child, POSIX_TRACE_KERNEL_ALL_NP, POSIX_TRACE_CLOSE_FOR_CHILD, &trid))
+	if (kev_create(child, K_CLASSES, POSIX_TRACE_CLOSE_FOR_CHILD, &trid))
 		return K_CREATE;
 	if (st_start_and_skip(trid))
 		return K_START;
@@ -809,6 +933,85 @@ TEST_F(kev, nothing_of_a_raised_exec_reaches_an_unprivileged_controller)
 TEST_F(kev, a_root_controller_sees_the_new_image_after_a_raised_exec)
 {
 	raised_exec(_metadata, self, false);
+}
+
+/*
+ * Class SCHED: the child execs a set-user-ID copy of sleep, whose new
+ * image sleeps 300 ms.  An unprivileged controller is detached and must
+ * not see that sleep (no off-CPU span of the child of 200 ms or more),
+ * nor any switch of the child after DETACHED.
+ */
+static int raised_exec_sched_controller(const char *bin)
+{
+	static struct st_ev ev[MAX_EV];
+	int go[2], i, n, status, detached = -1;
+	uint64_t out_ts = 0;
+	trace_id_t trid;
+	pid_t child;
+
+	if (pipe(go) || st_set_creds(NOBODY, NOBODY, 1))
+		return K_SETUP;
+	child = fork();
+	if (child < 0)
+		return K_SETUP;
+	if (!child) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(125);
+		execl(bin, "sleep", "0.3", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	if (kev_create(child, POSIX_TRACE_KERNEL_SCHED_NP, POSIX_TRACE_CLOSE_FOR_CHILD, &trid))
+		return K_CREATE;
+	if (st_start_and_skip(trid))
+		return K_START;
+	if (write(go[1], "g", 1) != 1 || waitpid(child, &status, 0) != child)
+		return K_SETUP;
+	if (status)
+		return K_CHILD;
+	posix_trace_stop(trid);
+	if (st_drain(trid, ev, MAX_EV, &n))
+		return K_READ;
+	posix_trace_shutdown(trid);
+	for (i = 0; i < n; i++) {
+		trace_event_id_t id = ev[i].info.posix_event_id;
+		uint64_t ts = st_ts_ns(&ev[i].info.posix_timestamp);
+
+		if (id == POSIX_TRACE_DETACHED && detached < 0)
+			detached = i;
+		if (ev[i].info.posix_pid != child)
+			continue;
+		if (detached >= 0 && id >= POSIX_TRACE_SCHED_OUT_NP &&
+		    id <= POSIX_TRACE_SCHED_WAKEUP_NP)
+			return K_LEAKED;
+		if (id == POSIX_TRACE_SCHED_OUT_NP)
+			out_ts = ts;
+		else if (id == POSIX_TRACE_SCHED_IN_NP && out_ts && ts - out_ts >= 200000000ull)
+			return K_LEAKED;
+	}
+	return detached < 0 ? K_NO_DETACH : K_OK;
+}
+
+TEST_F(kev, the_new_image_of_a_raised_exec_is_not_scheduled_for_an_unprivileged_controller)
+{
+	char bin[128];
+	pid_t pid;
+	int status;
+
+	ST_REQUIRE_ROOT();
+	ASSERT_EQ(0, st_setuid_copy("/bin/sleep", "sleep", self->dir, bin,
+				    sizeof(bin), &self->mounted));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(raised_exec_sched_controller(bin));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(K_OK, WEXITSTATUS(status));
+	unlink(bin);
 }
 
 TEST_HARNESS_MAIN

@@ -20,6 +20,8 @@ static int is_system(trace_event_id_t id)
 	return (id >= POSIX_TRACE_ERROR && id <= POSIX_TRACE_DETACHED) ||
 	       id == POSIX_TRACE_SYSCALL_ENTRY_NP || id == POSIX_TRACE_SYSCALL_EXIT_NP ||
 	       id == POSIX_TRACE_SIGNAL_GENERATE_NP || id == POSIX_TRACE_SIGNAL_DELIVER_NP ||
+	       id == POSIX_TRACE_SCHED_OUT_NP || id == POSIX_TRACE_SCHED_IN_NP ||
+	       id == POSIX_TRACE_SCHED_WAKEUP_NP ||
 	       id == POSIX_TRACE_PROCESS_FORK_NP || id == POSIX_TRACE_PROCESS_EXEC_NP ||
 	       id == POSIX_TRACE_PROCESS_EXIT_NP;
 }

@@ -18,23 +18,26 @@
 #include "log_writer.h"
 #include "pt_test.h"
 
-#define NK	7
+#define NK	10
 
 static const trace_event_id_t kids[NK] = {
 	POSIX_TRACE_SYSCALL_ENTRY_NP, POSIX_TRACE_SYSCALL_EXIT_NP,
 	POSIX_TRACE_SIGNAL_GENERATE_NP, POSIX_TRACE_SIGNAL_DELIVER_NP,
+	POSIX_TRACE_SCHED_OUT_NP, POSIX_TRACE_SCHED_IN_NP, POSIX_TRACE_SCHED_WAKEUP_NP,
 	POSIX_TRACE_PROCESS_FORK_NP, POSIX_TRACE_PROCESS_EXEC_NP,
 	POSIX_TRACE_PROCESS_EXIT_NP,
 };
 static const char *const knames[NK] = {
 	"posix_trace_syscall_entry", "posix_trace_syscall_exit",
 	"posix_trace_signal_generate", "posix_trace_signal_deliver",
+	"posix_trace_sched_out", "posix_trace_sched_in", "posix_trace_sched_wakeup",
 	"posix_trace_process_fork", "posix_trace_process_exec",
 	"posix_trace_process_exit",
 };
 static const unsigned int kclass[NK] = {
 	POSIX_TRACE_KERNEL_SYSCALL_NP, POSIX_TRACE_KERNEL_SYSCALL_NP,
 	POSIX_TRACE_KERNEL_SIGNAL_NP, POSIX_TRACE_KERNEL_SIGNAL_NP,
+	POSIX_TRACE_KERNEL_SCHED_NP, POSIX_TRACE_KERNEL_SCHED_NP, POSIX_TRACE_KERNEL_SCHED_NP,
 	POSIX_TRACE_KERNEL_PROCESS_NP, POSIX_TRACE_KERNEL_PROCESS_NP,
 	POSIX_TRACE_KERNEL_PROCESS_NP,
 };
@@ -65,6 +68,12 @@ static void test_ids_are_the_uapi_ones(void)
 	/* Every class has its ids, every id of the table is one of these. */
 	EXPECT_EQ(POSIX_TRACE_SIGNAL_GENERATE_NP, 18);
 	EXPECT_EQ(POSIX_TRACE_SIGNAL_DELIVER_NP, 19);
+	EXPECT_EQ(POSIX_TRACE_SCHED_OUT_NP, 20);
+	EXPECT_EQ(POSIX_TRACE_SCHED_IN_NP, 21);
+	EXPECT_EQ(POSIX_TRACE_SCHED_WAKEUP_NP, 22);
+	/* 23 is kept for the fault class: no name, no class. */
+	EXPECT(uapi[23 - POSIX_TRACE_ID_KERNEL_FIRST] == NULL);
+	EXPECT_EQ(uapi_class[23 - POSIX_TRACE_ID_KERNEL_FIRST], 0);
 	EXPECT_EQ(sizeof(uapi) / sizeof(uapi[0]),
 		  POSIX_TRACE_ID_KERNEL_LAST - POSIX_TRACE_ID_KERNEL_FIRST + 1);
 	for (i = POSIX_TRACE_ID_KERNEL_FIRST; i <= POSIX_TRACE_ID_KERNEL_LAST; i++)
@@ -104,6 +113,31 @@ static void test_signal_layouts(void)
 	EXPECT_EQ(POSIX_TRACE_SIGNAL_DEFAULT, 2);
 }
 
+/*
+ * The sched events' data: 32-bit fields only, the same on every ABI, and
+ * the constants their comments give.
+ */
+static void test_sched_layouts(void)
+{
+	EXPECT_EQ(sizeof(struct posix_trace_sched_out), 8);
+	EXPECT_EQ(offsetof(struct posix_trace_sched_out, reason), 0);
+	EXPECT_EQ(offsetof(struct posix_trace_sched_out, cpu), 4);
+	EXPECT_EQ(sizeof(struct posix_trace_sched_in), 8);
+	EXPECT_EQ(offsetof(struct posix_trace_sched_in, cpu), 0);
+	EXPECT_EQ(offsetof(struct posix_trace_sched_in, reserved), 4);
+	EXPECT_EQ(sizeof(struct posix_trace_sched_wakeup), 16);
+	EXPECT_EQ(offsetof(struct posix_trace_sched_wakeup, waker_pid), 0);
+	EXPECT_EQ(offsetof(struct posix_trace_sched_wakeup, waker_tid), 4);
+	EXPECT_EQ(offsetof(struct posix_trace_sched_wakeup, flags), 8);
+	EXPECT_EQ(offsetof(struct posix_trace_sched_wakeup, reserved), 12);
+	EXPECT_EQ(POSIX_TRACE_SCHED_PREEMPTED, 0);
+	EXPECT_EQ(POSIX_TRACE_SCHED_SLEEPING, 1);
+	EXPECT_EQ(POSIX_TRACE_SCHED_BLOCKED, 2);
+	EXPECT_EQ(POSIX_TRACE_SCHED_STOPPED, 3);
+	EXPECT_EQ(POSIX_TRACE_SCHED_EXITING, 4);
+	EXPECT_EQ(POSIX_TRACE_SCHED_WAKER_IRQ, 1);
+}
+
 /* A fake active stream recording @classes. */
 static int setup(struct lf *f, unsigned int classes)
 {
@@ -134,7 +168,7 @@ static void test_get_name_active(void)
 			EXPECT_RC(posix_trace_eventid_get_name(f.trid, kids[i], name), 0);
 			EXPECT(strcmp(name, knames[i]) == 0);
 		}
-		/* 10 .. 15, 20 .. 23 and 27 .. 255 name no type: the module's
+		/* 10 .. 15, 23 and 27 .. 255 name no type: the module's
 		 * word (EINVAL, or ENOSYS here without it), never a name. */
 		for (id = 10; id < 256; id++) {
 			if (is_kernel_id(id))
@@ -200,22 +234,28 @@ static void test_typelist_active(void)
 	typelist_case(POSIX_TRACE_KERNEL_PROCESS_NP);
 	typelist_case(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP);
 	typelist_case(POSIX_TRACE_KERNEL_SIGNAL_NP | POSIX_TRACE_KERNEL_PROCESS_NP);
+	typelist_case(POSIX_TRACE_KERNEL_SCHED_NP);
+	typelist_case(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SCHED_NP);
+	typelist_case(POSIX_TRACE_KERNEL_SIGNAL_NP | POSIX_TRACE_KERNEL_SCHED_NP);
+	typelist_case(POSIX_TRACE_KERNEL_SCHED_NP | POSIX_TRACE_KERNEL_PROCESS_NP);
+	typelist_case(POSIX_TRACE_KERNEL_ALL_NP & ~POSIX_TRACE_KERNEL_SCHED_NP);
 	typelist_case(POSIX_TRACE_KERNEL_ALL_NP);
 }
 
 /*
- * A stream with only the signal class lists exactly ids 18 and 19 among
- * the ids above the system ones and below the user ids (not from the
- * tables above: the library's own answer, against the numbers).
+ * A stream with only one class lists exactly @want (@n ids) among the
+ * ids above the system ones and below the user ids (not from the tables
+ * above: the library's own answer, against the numbers).
  */
-static void test_typelist_signal_only(void)
+static void typelist_only(unsigned int classes, const trace_event_id_t *want,
+			  unsigned int n)
 {
 	trace_event_id_t got[8], id;
-	unsigned int n = 0, steps = 0;
+	unsigned int m = 0, steps = 0, i;
 	int unavailable = 0;
 	struct lf f;
 
-	if (setup(&f, POSIX_TRACE_KERNEL_SIGNAL_NP)) {
+	if (setup(&f, classes)) {
 		PT_FAIL("setup");
 		return;
 	}
@@ -225,17 +265,33 @@ static void test_typelist_signal_only(void)
 		    unavailable)
 			break;
 		if (id > POSIX_TRACE_DETACHED && id < POSIX_TRACE_UNNAMED_USEREVENT) {
-			if (n < 8)
-				got[n] = id;
-			n++;
+			if (m < 8)
+				got[m] = id;
+			m++;
 		}
 	}
-	EXPECT_EQ(n, 2);
-	if (n == 2) {
-		EXPECT_EQ(got[0], 18);
-		EXPECT_EQ(got[1], 19);
-	}
+	EXPECT_EQ(m, n);
+	for (i = 0; i < m && i < n; i++)
+		if (got[i] != want[i])
+			PT_FAIL("classes %#x: kernel id %u is %u, expected %u", classes, i,
+				got[i], want[i]);
 	lf_teardown(&f);
+}
+
+/* Signal only: ids 18 and 19. */
+static void test_typelist_signal_only(void)
+{
+	static const trace_event_id_t want[] = { 18, 19 };
+
+	typelist_only(POSIX_TRACE_KERNEL_SIGNAL_NP, want, 2);
+}
+
+/* Sched only: ids 20, 21 and 22 (not 23, kept for the fault class). */
+static void test_typelist_sched_only(void)
+{
+	static const trace_event_id_t want[] = { 20, 21, 22 };
+
+	typelist_only(POSIX_TRACE_KERNEL_SCHED_NP, want, 3);
 }
 
 /* get_attr of an active stream gives the classes it was created with. */
@@ -285,6 +341,14 @@ static void test_eventset_fill(void)
 	EXPECT_EQ(in_sys, 1);
 	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SIGNAL_DELIVER_NP, &sys, &in_sys), 0);
 	EXPECT_EQ(in_sys, 1);
+	for (id = POSIX_TRACE_SCHED_OUT_NP; id <= POSIX_TRACE_SCHED_WAKEUP_NP; id++) {
+		EXPECT_RC(posix_trace_eventset_ismember(id, &sys, &in_sys), 0);
+		EXPECT_EQ(in_sys, 1);
+		EXPECT_RC(posix_trace_eventset_ismember(id, &wopid, &in_wopid), 0);
+		EXPECT_EQ(in_wopid, 0);
+	}
+	EXPECT_RC(posix_trace_eventset_ismember(23, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 0);
 	/* add, del and ismember take them as any id. */
 	EXPECT_RC(posix_trace_eventset_empty(&sys), 0);
 	EXPECT_RC(posix_trace_eventset_add(POSIX_TRACE_SYSCALL_EXIT_NP, &sys), 0);
@@ -300,6 +364,16 @@ static void test_eventset_fill(void)
 	EXPECT_EQ(in_sys, 0);
 	EXPECT_RC(posix_trace_eventset_del(POSIX_TRACE_SIGNAL_DELIVER_NP, &sys), 0);
 	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SIGNAL_DELIVER_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 0);
+	EXPECT_RC(posix_trace_eventset_add(POSIX_TRACE_SCHED_WAKEUP_NP, &sys), 0);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SCHED_WAKEUP_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 1);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SCHED_IN_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 0);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SCHED_OUT_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 0);
+	EXPECT_RC(posix_trace_eventset_del(POSIX_TRACE_SCHED_WAKEUP_NP, &sys), 0);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SCHED_WAKEUP_NP, &sys, &in_sys), 0);
 	EXPECT_EQ(in_sys, 0);
 }
 
@@ -325,11 +399,15 @@ static void test_records_read_from_a_kernel_lane(void)
 		.signo = SIGUSR1, .code = (uint32_t)SI_TKILL, .sender_pid = 4242,
 		.action = POSIX_TRACE_SIGNAL_HANDLER, .handler = 0x7f0000402000ull,
 		.sa_flags = SA_SIGINFO | SA_RESTART };
+	struct posix_trace_sched_out so = { .reason = POSIX_TRACE_SCHED_SLEEPING, .cpu = 3 };
+	struct posix_trace_sched_wakeup sw = { .waker_pid = 4000, .waker_tid = 4001 };
+	struct posix_trace_sched_in si = { .cpu = 1 };
 	struct posix_trace_process_exit pe = { .status = 3 << 8 };
 	uint32_t want[] = { POSIX_TRACE_START, POSIX_TRACE_SYSCALL_ENTRY_NP,
 			    POSIX_TRACE_UNNAMED_USEREVENT, POSIX_TRACE_SYSCALL_EXIT_NP,
 			    POSIX_TRACE_SIGNAL_GENERATE_NP, POSIX_TRACE_SIGNAL_DELIVER_NP,
-			    POSIX_TRACE_PROCESS_EXIT_NP };
+			    POSIX_TRACE_SCHED_OUT_NP, POSIX_TRACE_SCHED_WAKEUP_NP,
+			    POSIX_TRACE_SCHED_IN_NP, POSIX_TRACE_PROCESS_EXIT_NP };
 	uint64_t ts = lf_now();
 	struct lf_ev ev;
 	unsigned int n = 0;
@@ -346,7 +424,10 @@ static void test_records_read_from_a_kernel_lane(void)
 	lf_kernel(&f, POSIX_TRACE_SYSCALL_EXIT_NP, ts + 3, &x, sizeof(x));
 	lf_kernel(&f, POSIX_TRACE_SIGNAL_GENERATE_NP, ts + 4, &sg, sizeof(sg));
 	lf_kernel(&f, POSIX_TRACE_SIGNAL_DELIVER_NP, ts + 5, &sd, sizeof(sd));
-	lf_kernel(&f, POSIX_TRACE_PROCESS_EXIT_NP, ts + 6, &pe, sizeof(pe));
+	lf_kernel(&f, POSIX_TRACE_SCHED_OUT_NP, ts + 6, &so, sizeof(so));
+	lf_kernel(&f, POSIX_TRACE_SCHED_WAKEUP_NP, ts + 7, &sw, sizeof(sw));
+	lf_kernel(&f, POSIX_TRACE_SCHED_IN_NP, ts + 8, &si, sizeof(si));
+	lf_kernel(&f, POSIX_TRACE_PROCESS_EXIT_NP, ts + 9, &pe, sizeof(pe));
 	while (!lf_read(&f, &ev) && !ev.unavailable && n < 16) {
 		if (n < sizeof(want) / sizeof(want[0]) && ev.info.posix_event_id != want[n])
 			PT_FAIL("event %u: id %u, expected %u", n, ev.info.posix_event_id,
@@ -368,6 +449,17 @@ static void test_records_read_from_a_kernel_lane(void)
 		} else if (ev.info.posix_event_id == POSIX_TRACE_SIGNAL_DELIVER_NP) {
 			EXPECT_EQ(ev.len, sizeof(sd));
 			EXPECT(memcmp(ev.data, &sd, sizeof(sd)) == 0);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_SCHED_OUT_NP) {
+			EXPECT_EQ(ev.len, sizeof(so));
+			EXPECT(memcmp(ev.data, &so, sizeof(so)) == 0);
+			EXPECT(ev.info.posix_thread_id == 0);
+			EXPECT(ev.info.posix_prog_address == NULL);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_SCHED_WAKEUP_NP) {
+			EXPECT_EQ(ev.len, sizeof(sw));
+			EXPECT(memcmp(ev.data, &sw, sizeof(sw)) == 0);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_SCHED_IN_NP) {
+			EXPECT_EQ(ev.len, sizeof(si));
+			EXPECT(memcmp(ev.data, &si, sizeof(si)) == 0);
 		} else if (ev.info.posix_event_id == POSIX_TRACE_PROCESS_EXIT_NP) {
 			EXPECT_EQ(ev.len, sizeof(pe));
 			EXPECT(memcmp(ev.data, &pe, sizeof(pe)) == 0);
@@ -442,8 +534,9 @@ static void expect_name(trace_id_t trid, trace_event_id_t id, const char *want)
 }
 
 /* The kernel events of a sample: an entry with a path, its exit, a signal
- * sent to it and its delivery, a fork, an exec and an exit, of pid 4242,
- * between user events. */
+ * sent to it and its delivery, a switch off its CPU to sleep, the
+ * wake-up from an interrupt and its switch back on, a fork, an exec and
+ * an exit, of pid 4242, between user events. */
 static struct {
 	struct posix_trace_syscall_entry e;
 	char path[16];
@@ -457,6 +550,11 @@ static const struct posix_trace_signal_deliver s_deliver = {
 	.signo = SIGTERM, .code = SI_USER, .sender_pid = 4000,
 	.action = POSIX_TRACE_SIGNAL_HANDLER, .handler = 0x55d0c0de1230ull,
 	.sa_flags = SA_SIGINFO };
+static const struct posix_trace_sched_out s_out = {
+	.reason = POSIX_TRACE_SCHED_BLOCKED, .cpu = 2 };
+static const struct posix_trace_sched_wakeup s_wakeup = {
+	.waker_pid = 0, .waker_tid = 0, .flags = POSIX_TRACE_SCHED_WAKER_IRQ };
+static const struct posix_trace_sched_in s_in = { .cpu = 5 };
 static const struct posix_trace_process_fork s_fork = { .child_pid = 4243, .child_tid = 4243 };
 static struct {
 	struct posix_trace_process_exec x;
@@ -464,15 +562,16 @@ static struct {
 } s_exec = { .x = { .old_tid = 4242, .name_len = 7 }, .name = "/bin/ls" };
 static const struct posix_trace_process_exit s_pexit = { .status = 0 };
 
-#define NS	10
+#define NS	13
 
 static void sample_events(struct lw_event *ev)
 {
-	static const uint32_t ids[NS] = { 2, 256, 16, 17, 18, 19, 24, 25, 256, 26 };
+	static const uint32_t ids[NS] = { 2, 256, 16, 17, 18, 19, 20, 22, 21, 24, 25, 256, 26 };
 	const void *data[NS] = { NULL, "u", &s_entry, &s_exit, &s_generate, &s_deliver,
-				 &s_fork, &s_exec, "v", &s_pexit };
+				 &s_out, &s_wakeup, &s_in, &s_fork, &s_exec, "v", &s_pexit };
 	const uint32_t len[NS] = { 0, 1, sizeof(s_entry.e) + 11, sizeof(s_exit),
-				   sizeof(s_generate), sizeof(s_deliver), sizeof(s_fork),
+				   sizeof(s_generate), sizeof(s_deliver), sizeof(s_out),
+				   sizeof(s_wakeup), sizeof(s_in), sizeof(s_fork),
 				   sizeof(s_exec.x) + 7, 1, sizeof(s_pexit) };
 	unsigned int i;
 
@@ -518,12 +617,14 @@ static void expect_sample_events(trace_id_t trid, unsigned int rounds)
  */
 static void test_log_with_kernel_events(void)
 {
-	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 18, 19, 24, 25, 26, 256 };
+	static const trace_event_id_t ids[] = { 1,  2,  3,  9,  16, 17, 18, 19,
+						20, 21, 22, 24, 25, 26, 256 };
 	static const char *const names[] = {
 		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
 		"posix_trace_detached", "posix_trace_syscall_entry",
 		"posix_trace_syscall_exit", "posix_trace_signal_generate",
-		"posix_trace_signal_deliver", "posix_trace_process_fork",
+		"posix_trace_signal_deliver", "posix_trace_sched_out",
+		"posix_trace_sched_in", "posix_trace_sched_wakeup", "posix_trace_process_fork",
 		"posix_trace_process_exec", "posix_trace_process_exit",
 		"posix_trace_unnamed_userevent",
 	};
@@ -535,7 +636,7 @@ static void test_log_with_kernel_events(void)
 	sample_events(ev);
 	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "kernel", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
-	lw_types(&w, ids, names, 12);
+	lw_types(&w, ids, names, 15);
 	lw_events(&w, ev, NS);
 	lw_events_packed(&w, ev, NS);
 	if (open_log(&w, &trid)) {
@@ -544,9 +645,9 @@ static void test_log_with_kernel_events(void)
 		return;
 	}
 	expect_sample_events(trid, 2);
-	for (i = 0; i < 12; i++)
+	for (i = 0; i < 15; i++)
 		expect_name(trid, ids[i], names[i]);
-	expect_list(trid, ids, 12);
+	expect_list(trid, ids, 15);
 	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_ALL_NP);
 	EXPECT_RC(posix_trace_close(trid), 0);
 	free(w.buf);
@@ -582,6 +683,9 @@ static void test_log_kernel_names_fall_back(void)
 	expect_name(trid, 17, "posix_trace_syscall_exit");
 	expect_name(trid, 18, "posix_trace_signal_generate");
 	expect_name(trid, 19, "posix_trace_signal_deliver");
+	expect_name(trid, 20, "posix_trace_sched_out");
+	expect_name(trid, 21, "posix_trace_sched_in");
+	expect_name(trid, 22, "posix_trace_sched_wakeup");
 	expect_name(trid, 24, "posix_trace_process_fork");
 	expect_name(trid, 26, "posix_trace_process_exit");
 	expect_list(trid, list, 4);
@@ -621,6 +725,42 @@ static void test_log_signal_names_fall_back(void)
 	free(w.buf);
 }
 
+/* The same with the sched class: a log naming only 21 lists 20 and 22
+ * too, not 23. */
+static void test_log_sched_names_fall_back(void)
+{
+	static const trace_event_id_t ids[] = { 2, 21, 256 };
+	static const char *const names[] = { "posix_trace_start", "my_sched_in", "u" };
+	static const trace_event_id_t list[] = { 2, 20, 21, 22, 256 };
+	char name[TRACE_EVENT_NAME_MAX + 1] = "canary";
+	struct lw_event ev[NS];
+	struct lw_log w;
+	trace_id_t trid;
+
+	sample_events(ev);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "sched", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 3);
+	lw_events_packed(&w, ev, NS);
+	if (open_log(&w, &trid)) {
+		PT_FAIL("open");
+		free(w.buf);
+		return;
+	}
+	expect_sample_events(trid, 1);
+	expect_name(trid, 20, "posix_trace_sched_out");
+	expect_name(trid, 21, "my_sched_in");
+	expect_name(trid, 22, "posix_trace_sched_wakeup");
+	expect_name(trid, 18, "posix_trace_signal_generate");
+	expect_name(trid, 26, "posix_trace_process_exit");
+	EXPECT_RC(posix_trace_eventid_get_name(trid, 23, name), EINVAL);
+	EXPECT(strcmp(name, "canary") == 0);
+	expect_list(trid, list, 5);
+	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_SCHED_NP);
+	EXPECT_RC(posix_trace_close(trid), 0);
+	free(w.buf);
+}
+
 /*
  * A log from before kernel events (no kernel id anywhere) reads as it
  * did: its events, its names, its list exactly the ids it names, no
@@ -636,7 +776,7 @@ static void test_old_log_reads_as_before(void)
 	struct lw_event ev[4];
 	unsigned char data[64];
 	struct lw_log w;
-	trace_id_t trid, id;
+	trace_id_t trid;
 	unsigned int i, n = 0;
 	size_t len;
 	int unavailable;
@@ -665,8 +805,7 @@ static void test_old_log_reads_as_before(void)
 		expect_name(trid, ids[i], names[i]);
 	expect_list(trid, ids, 5);
 	EXPECT_EQ(log_classes(trid), 0);
-	for (id = 20; id <= 23; id++)
-		EXPECT_RC(posix_trace_eventid_get_name(trid, id, name), EINVAL);
+	EXPECT_RC(posix_trace_eventid_get_name(trid, 23, name), EINVAL);
 	EXPECT_RC(posix_trace_eventid_get_name(trid, 27, name), EINVAL);
 	EXPECT(strcmp(name, "canary") == 0);
 	EXPECT_RC(posix_trace_close(trid), 0);
@@ -711,9 +850,11 @@ int main(void)
 {
 	PT_RUN(test_ids_are_the_uapi_ones, "kernel ids, names and classes are the uapi's");
 	PT_RUN(test_signal_layouts, "signal events' data layouts and constants");
+	PT_RUN(test_sched_layouts, "sched events' data layouts and constants");
 	PT_RUN(test_get_name_active, "get_name names every kernel id of an active stream");
 	PT_RUN(test_typelist_active, "type list: system ids, the classes' kernel ids, then user ids");
 	PT_RUN(test_typelist_signal_only, "type list of a signal-only stream: kernel ids 18 and 19");
+	PT_RUN(test_typelist_sched_only, "type list of a sched-only stream: kernel ids 20, 21 and 22");
 	PT_RUN(test_get_attr_active, "get_attr of an active stream gives its kernel classes");
 	PT_RUN(test_eventset_fill, "fill: kernel ids are system events, not WOPID ones");
 	PT_RUN(test_records_read_from_a_kernel_lane,
@@ -724,6 +865,8 @@ int main(void)
 	       "log lacking kernel names: a named class is listed whole, names fall back");
 	PT_RUN(test_log_signal_names_fall_back,
 	       "log naming one signal id: the signal class is listed whole");
+	PT_RUN(test_log_sched_names_fall_back,
+	       "log naming one sched id: the sched class is listed whole, not id 23");
 	PT_RUN(test_old_log_reads_as_before, "log without kernel events reads as before");
 	PT_RUN(test_log_with_unnamed_kernel_events,
 	       "log with kernel events it does not name: read and named, not listed");
