@@ -818,6 +818,32 @@ TEST_F(kev, a_stopped_child_leaves_its_cpu_stopped)
 	EXPECT_EQ(1, stopped);
 }
 
+/*
+ * REQ: kernel events are recorded in the kernel's own paths, some under
+ * global locks, one record per stream: a user holds at most
+ * max_kev_streams_per_user (4) streams that ask at a time (EAGAIN), and
+ * gets one back at a shutdown.
+ */
+TEST_F(kev, a_user_records_kernel_events_in_four_streams_at_most)
+{
+	trace_id_t t[5];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SIGNAL_NP,
+					POSIX_TRACE_CLOSE_FOR_CHILD, &t[i]));
+	EXPECT_EQ(EAGAIN, kev_create(0, POSIX_TRACE_KERNEL_SCHED_NP,
+				     POSIX_TRACE_CLOSE_FOR_CHILD, &t[4]));
+	/* streams without kernel events are not counted */
+	ASSERT_EQ(0, kev_create(0, 0, POSIX_TRACE_CLOSE_FOR_CHILD, &t[4]));
+	ASSERT_EQ(0, posix_trace_shutdown(t[4]));
+	ASSERT_EQ(0, posix_trace_shutdown(t[0]));
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SCHED_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &t[0]));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(0, posix_trace_shutdown(t[i]));
+}
+
 /* ------------------------------------------------------------------ */
 /* An exec that raises privileges                                      */
 /* ------------------------------------------------------------------ */
