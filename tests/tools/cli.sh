@@ -98,15 +98,27 @@ kernel_text() {
 		'posix_trace_signal_generate 24 bytes: sig=99 code=7 from=1 result=9' \
 		'posix_trace_signal_deliver 12 bytes: sig=11 (SIGSEGV) code=128 (SI_KERNEL) from=0 action=handler handler=0 sa_flags=0' \
 		'posix_trace_signal_generate 3 bytes: sig=9 (SIGKILL) code=0 (SI_USER) from=0 result=delivered' \
+		'posix_trace_sched_out 8 bytes: reason=sleeping cpu=1' \
+		'posix_trace_sched_wakeup 16 bytes: by=1234/1235' \
+		'posix_trace_sched_in 8 bytes: cpu=0' \
+		'posix_trace_sched_wakeup 16 bytes: by=irq' \
+		'posix_trace_sched_wakeup 16 bytes: by=kernel' \
+		'posix_trace_sched_out 8 bytes: reason=7 cpu=3' \
+		'posix_trace_sched_out 4 bytes: reason=blocked cpu=0' \
+		'posix_trace_sched_wakeup 6 bytes: by=77/78' \
 		'# type posix_trace_syscall_entry: 6' \
-		'# type posix_trace_signal_generate: 4'; do
+		'# type posix_trace_signal_generate: 4' \
+		'# type posix_trace_sched_out: 3' \
+		'# type posix_trace_sched_in: 1' \
+		'# type posix_trace_sched_wakeup: 4'; do
 		grep -qF -- "$want" "$T/k.txt" || { echo "# no line with: $want"; return 1; }
 	done
 	"$P" report --format json "$T/kernel.log" >"$T/k.json" &&
 		"$P" report --format csv "$T/kernel.log" >"$T/k.csv" &&
 		$CHECK clean "$T/k.txt" "$T/k.json" "$T/k.csv"
 }
-check "report decodes kernel events: system calls, paths, signals, fork, exec, exit" kernel_text
+check "report decodes kernel events: system calls, paths, signals, sched, fork, exec, exit" \
+	kernel_text
 
 # The signal records in JSON, field by field (cli_check.py compares every
 # kernel object with the hex; this pins the names).
@@ -132,6 +144,28 @@ assert (k[6]["signo"], k[6]["code"], k[6]["group"]) == (9, 0, False), k[6]
 check "report --format json: signal generate and deliver fields, cut records as zeros" \
 	kernel_signal_json
 
+# The sched records in JSON, in the log's order: a sleep (out, wakeup by
+# another thread, in), wakeups from an interrupt and by the kernel, a
+# reason without a name, two records cut short.
+kernel_sched_json() {
+	"$P" report --format json "$T/kernel.log" | python3 -c '
+import json, sys
+k = [o["kernel"] for o in map(json.loads, sys.stdin) if o.get("id") in (20, 21, 22)]
+assert k == [
+    {"event": "sched_out", "reason": 1, "reason_name": "sleeping", "cpu": 1},
+    {"event": "sched_wakeup", "waker_pid": 1234, "waker_tid": 1235, "irq": False},
+    {"event": "sched_in", "cpu": 0},
+    {"event": "sched_wakeup", "waker_pid": 0, "waker_tid": 0, "irq": True},
+    {"event": "sched_wakeup", "waker_pid": 0, "waker_tid": 0, "irq": False},
+    {"event": "sched_out", "reason": 7, "reason_name": None, "cpu": 3},
+    {"event": "sched_out", "reason": 2, "reason_name": "blocked", "cpu": 0},
+    {"event": "sched_wakeup", "waker_pid": 77, "waker_tid": 78, "irq": False},
+], k
+'
+}
+check "report --format json: sched out, in and wakeup fields, cut records as zeros" \
+	kernel_sched_json
+
 # The kernel data decoder alone, every type and length in a buffer of
 # exactly that length, with ASan and UBSan where they build.
 kdata_test() {
@@ -145,7 +179,7 @@ kdata_test() {
 check "kdata.c: kernel data of every type cut at every length: read within it, zeros after" \
 	kdata_test
 check "stat names the kernel event classes of a log, none for the others" sh -c \
-	'"$1" stat "$2" | grep -qx "kernel events: syscall,signal,process" &&
+	'"$1" stat "$2" | grep -qx "kernel events: syscall,signal,sched,process" &&
 	 "$1" stat "$3" | grep -qx "kernel events: none"' sh "$P" "$T/kernel.log" "$T/odd.log"
 check "report --filter keeps kernel events by name" test \
 	"$("$P" report --filter posix_trace_process_fork "$T/kernel.log" | grep -c ' posix_trace_process_fork ')" = 2
@@ -252,10 +286,11 @@ check "bad usage exits 2: record --size 12Q" bad_usage record --size 12Q -- true
 check "bad usage exits 2: record --size -1" bad_usage record --size -1 -- true
 check "bad usage exits 2: record --stream-policy append" bad_usage record --stream-policy append -- true
 check "bad usage exits 2: record --log-policy flush" bad_usage record --log-policy flush -- true
-check "bad usage exits 2: record --kernel sched" bad_usage record --kernel sched -- true
+check "bad usage exits 2: record --kernel fault" bad_usage record --kernel fault -- true
 check "bad usage exits 2: attach --kernel syscall,bogus" bad_usage attach --kernel syscall,bogus 1
 check "bad usage exits 2: record --kernel ''" bad_usage record --kernel '' -- true
 check "bad usage exits 2: record --kernel signal,bogus" bad_usage record --kernel signal,bogus -- true
+check "bad usage exits 2: record --kernel sched,bogus" bad_usage record --kernel sched,bogus -- true
 
 # kernel_ok ARGS...: the --kernel classes parse: status 0, or 1 without
 # the module (or with one that lacks a class), never a usage error.
@@ -267,12 +302,14 @@ kernel_ok() {
 	echo "# posix-trace $*: status $rc: $(head -c 300 "$T/err")" >&2
 	return 1
 }
-for k in signal all syscall,signal signal,process,syscall; do
+for k in signal sched all syscall,signal signal,process,syscall sched,signal; do
 	check "record --kernel $k is accepted" kernel_ok record --kernel "$k" -o "$T/k-$k.log" -- true
 done
 # No process has the id pid_max: attach stops after parsing.
 check "attach --kernel syscall,signal is accepted" \
 	kernel_ok attach --kernel syscall,signal -o "$T/k-attach.log" "$(cat /proc/sys/kernel/pid_max)"
+check "attach --kernel sched is accepted" \
+	kernel_ok attach --kernel sched -o "$T/k-attach-sched.log" "$(cat /proc/sys/kernel/pid_max)"
 check "bad usage exits 2: attach without pid" bad_usage attach
 check "bad usage exits 2: attach abc" bad_usage attach abc
 check "bad usage exits 2: attach 0" bad_usage attach 0

@@ -125,8 +125,8 @@ def read_log(path):
 
 
 KERNEL = {16: "syscall_entry", 17: "syscall_exit", 18: "signal_generate",
-          19: "signal_deliver", 24: "process_fork", 25: "process_exec",
-          26: "process_exit"}
+          19: "signal_deliver", 20: "sched_out", 21: "sched_in", 22: "sched_wakeup",
+          24: "process_fork", 25: "process_exec", 26: "process_exit"}
 
 # Linux's signal numbers (x86-64), si_code values and the header's
 # results and actions, written out again rather than taken from Python's
@@ -140,6 +140,7 @@ CLD_CODES = {1: "CLD_EXITED", 2: "CLD_KILLED", 3: "CLD_DUMPED", 4: "CLD_TRAPPED"
              5: "CLD_STOPPED", 6: "CLD_CONTINUED"}
 RESULTS = ["delivered", "ignored", "already_pending", "overflow_fail", "lose_info"]
 ACTIONS = ["handler", "ignore", "default"]
+REASONS = ["preempted", "sleeping", "blocked", "stopped", "exiting"]
 
 
 def signal_fields(signo, code, sender):
@@ -190,6 +191,16 @@ def kernel_fields(ident, raw):
         d.update(signal_fields(signo, code, sender), action=action,
                  action_name=ACTIONS[action] if action < len(ACTIONS) else None,
                  handler=hex(handler), sa_flags=sa_flags)
+    elif ident == 20:
+        reason, cpu = struct.unpack("<II", fixed(8))
+        d.update(reason=reason,
+                 reason_name=REASONS[reason] if reason < len(REASONS) else None, cpu=cpu)
+    elif ident == 21:
+        cpu, _ = struct.unpack("<II", fixed(8))
+        d.update(cpu=cpu)
+    elif ident == 22:
+        waker_pid, waker_tid, flags, _ = struct.unpack("<IIII", fixed(16))
+        d.update(waker_pid=waker_pid, waker_tid=waker_tid, irq=bool(flags & 1))
     elif ident == 24:
         child_pid, child_tid, flags, _ = struct.unpack("<IIII", fixed(16))
         d.update(child_pid=child_pid, child_tid=child_tid, thread=bool(flags & 1))
@@ -262,7 +273,8 @@ def csv_cell(cell):
 TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d+) bytes"
                      r"(?: \(truncated at (\w+)\))?(?:: (.*))?$")
 DATA_RE = re.compile(r"^([0-9a-f ]+) \|(.*)\|$")
-DECODED_RE = re.compile(r"^(nr=\d+ .*|sig=\d+ .*|child=\d+.*|file=\".*|status=0x[0-9a-f]+.*)$")
+DECODED_RE = re.compile(r"^(nr=\d+ .*|sig=\d+ .*|reason=\w+ cpu=\d+|cpu=\d+|"
+                        r"by=(\d+/\d+|irq|kernel)|child=\d+.*|file=\".*|status=0x[0-9a-f]+.*)$")
 
 
 def read_text(path):

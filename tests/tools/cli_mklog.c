@@ -29,19 +29,22 @@ static struct kentry kentry(uint32_t nr, uint32_t flags, const char *path, uint3
 	return k;
 }
 
-#define KEV 21
+#define KEV 29
 
 /* The kernel log: TYPES of the system ids, every class and one user id;
  * the events of a small program, signals with every kind of name and
- * none, and records cut short (the fixed part read as zeros). */
+ * none, a thread off and on a CPU, and records cut short (the fixed part
+ * read as zeros). */
 static int kernel_log(const char *path)
 {
-	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 18, 19, 24, 25, 26, 256 };
+	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 18, 19, 20, 21, 22, 24, 25, 26,
+						       256 };
 	static const char *const names[] = {
 		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
 		"posix_trace_detached", "posix_trace_syscall_entry",
 		"posix_trace_syscall_exit", "posix_trace_signal_generate",
-		"posix_trace_signal_deliver", "posix_trace_process_fork",
+		"posix_trace_signal_deliver", "posix_trace_sched_out",
+		"posix_trace_sched_in", "posix_trace_sched_wakeup", "posix_trace_process_fork",
 		"posix_trace_process_exec", "posix_trace_process_exit",
 		"posix_trace_unnamed_userevent",
 	};
@@ -81,9 +84,22 @@ static int kernel_log(const char *path)
 		.action = POSIX_TRACE_SIGNAL_DEFAULT, .handler = 0xdead, .sa_flags = 4 };
 	struct posix_trace_signal_generate gen_cut = { .signo = 9, .code = 0x80, .sender_pid = 5,
 		.result = POSIX_TRACE_SIGNAL_IGNORED, .flags = POSIX_TRACE_SIGNAL_GROUP };
+	/* A sleep: out, woken by another thread, in on another CPU; a wakeup
+	 * from an interrupt, one by the kernel, a reason with no name. */
+	struct posix_trace_sched_out s_out = { .reason = POSIX_TRACE_SCHED_SLEEPING, .cpu = 1 };
+	struct posix_trace_sched_wakeup s_wake = { .waker_pid = 1234, .waker_tid = 1235 };
+	struct posix_trace_sched_in s_in = { .cpu = 0 };
+	struct posix_trace_sched_wakeup s_irq = { .waker_pid = 0,
+		.flags = POSIX_TRACE_SCHED_WAKER_IRQ };
+	struct posix_trace_sched_wakeup s_kern = { .waker_pid = 0, .waker_tid = 0 };
+	struct posix_trace_sched_out s_odd = { .reason = 7, .cpu = 3 };
+	struct posix_trace_sched_out s_out_cut = { .reason = POSIX_TRACE_SCHED_BLOCKED, .cpu = 5 };
+	struct posix_trace_sched_wakeup s_wake_cut = { .waker_pid = 77, .waker_tid = 78,
+		.flags = POSIX_TRACE_SCHED_WAKER_IRQ };
 	const void *data[KEV] = { &open_ok, &x_ok, &odd, &x_err, &trunc, &fault, &compat,
 				  &x_mmap, &fk, &th, &ex, &pe, &killed, &cut, &gen, &dlv,
-				  &chld, &rt, &unknown, &dlv_cut, &gen_cut };
+				  &chld, &rt, &unknown, &dlv_cut, &gen_cut, &s_out, &s_wake,
+				  &s_in, &s_irq, &s_kern, &s_odd, &s_out_cut, &s_wake_cut };
 	const uint32_t len[KEV] = {
 		sizeof(open_ok.e) + 16, sizeof(x_ok), sizeof(odd.e) + 17, sizeof(x_err.x) + 6,
 		sizeof(trunc.e) + 10, sizeof(fault.e), sizeof(compat.e), sizeof(x_mmap),
@@ -92,9 +108,14 @@ static int kernel_log(const char *path)
 		sizeof(gen), sizeof(dlv), sizeof(chld), sizeof(rt), sizeof(unknown),
 		12,			/* signo, code, sender_pid: no action */
 		3,			/* three bytes of signo */
+		sizeof(s_out), sizeof(s_wake), sizeof(s_in), sizeof(s_irq), sizeof(s_kern),
+		sizeof(s_odd),
+		4,			/* the reason: no cpu */
+		6,			/* waker_pid, half of waker_tid: no flags */
 	};
 	static const uint32_t kid[KEV] = { 16, 17, 16, 17, 16, 16, 16, 17, 24, 24, 25, 26, 26, 16,
-					   18, 19, 18, 19, 18, 19, 18 };
+					   18, 19, 18, 19, 18, 19, 18, 20, 22, 21, 22, 22, 20, 20,
+					   22 };
 	struct posix_trace_status_info st = { .posix_stream_status = POSIX_TRACE_SUSPENDED };
 	struct lw_event ev[KEV];
 	struct lw_log w;
@@ -107,7 +128,7 @@ static int kernel_log(const char *path)
 					   .data = data[i], .data_len = len[i] };
 	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "kernel", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
-	lw_types(&w, ids, names, 12);
+	lw_types(&w, ids, names, sizeof(ids) / sizeof(ids[0]));
 	lw_events_packed(&w, ev, KEV);
 	lw_status(&w, &st);
 	if (lw_save(&w, w.end, path))

@@ -7,7 +7,8 @@
  * sanitizer sees no overrun), all bytes 0xff so that every flag is set
  * and every string claims more than the data holds.  Decoding and both
  * outputs must stay inside the data; the fixed part must be the bytes
- * the data has, zeros after.  Prints what is wrong, exits 1.
+ * the data has, zeros after.  Every type the header names is decoded, as
+ * text and as a JSON object.  Prints what is wrong, exits 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,12 @@ static size_t fixed_size(trace_event_id_t id)
 		return sizeof(struct posix_trace_signal_generate);
 	case POSIX_TRACE_SIGNAL_DELIVER_NP:
 		return sizeof(struct posix_trace_signal_deliver);
+	case POSIX_TRACE_SCHED_OUT_NP:
+		return sizeof(struct posix_trace_sched_out);
+	case POSIX_TRACE_SCHED_IN_NP:
+		return sizeof(struct posix_trace_sched_in);
+	case POSIX_TRACE_SCHED_WAKEUP_NP:
+		return sizeof(struct posix_trace_sched_wakeup);
 	case POSIX_TRACE_PROCESS_FORK_NP:
 		return sizeof(struct posix_trace_process_fork);
 	case POSIX_TRACE_PROCESS_EXEC_NP:
@@ -56,8 +63,36 @@ static size_t fixed_size(trace_event_id_t id)
 	return 0;
 }
 
+/* Both outputs of @k: some text, and a JSON object with its "event". */
+static void check_outputs(const struct kd_event *k, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f) {
+		perror("open_memstream");
+		exit(1);
+	}
+	kd_text(f, k);
+	fflush(f);
+	if (!n) {
+		printf("id %u, %zu bytes: no text\n", k->id, len);
+		fail = 1;
+	}
+	fputc('|', f);
+	kd_json(f, k);
+	fclose(f);
+	if (!strstr(buf, "|{\"event\":\"") || buf[strlen(buf) - 1] != '}') {
+		printf("id %u, %zu bytes: JSON %s\n", k->id, len, strchr(buf, '|') + 1);
+		fail = 1;
+	}
+	free(buf);
+}
+
 int main(void)
 {
+	static const char *const names[] = POSIX_TRACE_KERNEL_NAMES;
 	FILE *out = fopen("/dev/null", "w");
 	struct kd_event k;
 	trace_event_id_t id;
@@ -68,6 +103,13 @@ int main(void)
 		return perror("/dev/null"), 1;
 	for (id = POSIX_TRACE_ID_KERNEL_FIRST - 1; id <= POSIX_TRACE_ID_KERNEL_LAST + 1; id++) {
 		size = fixed_size(id);
+		if (id >= POSIX_TRACE_ID_KERNEL_FIRST &&
+		    id - POSIX_TRACE_ID_KERNEL_FIRST < sizeof(names) / sizeof(names[0]) &&
+		    !names[id - POSIX_TRACE_ID_KERNEL_FIRST] != !size) {
+			printf("id %u: %s by the header, %s here\n", id,
+			       size ? "not named" : "named", size ? "decoded" : "not decoded");
+			fail = 1;
+		}
 		for (len = 0; len <= MAX_LEN; len++) {
 			data = malloc(len ? len : 1);
 			if (!data)
@@ -80,6 +122,7 @@ int main(void)
 				check_fixed(&k, size, len);
 				kd_text(out, &k);
 				kd_json(out, &k);
+				check_outputs(&k, len);
 			}
 			free(data);
 		}

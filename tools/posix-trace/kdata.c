@@ -59,6 +59,15 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 	case POSIX_TRACE_SIGNAL_DELIVER_NP:
 		fixed(&k->u.deliver, sizeof(k->u.deliver), data, len, &rest);
 		return true;
+	case POSIX_TRACE_SCHED_OUT_NP:
+		fixed(&k->u.out, sizeof(k->u.out), data, len, &rest);
+		return true;
+	case POSIX_TRACE_SCHED_IN_NP:
+		fixed(&k->u.in, sizeof(k->u.in), data, len, &rest);
+		return true;
+	case POSIX_TRACE_SCHED_WAKEUP_NP:
+		fixed(&k->u.wakeup, sizeof(k->u.wakeup), data, len, &rest);
+		return true;
 	case POSIX_TRACE_PROCESS_FORK_NP:
 		fixed(&k->u.fork, sizeof(k->u.fork), data, len, &rest);
 		return true;
@@ -163,6 +172,14 @@ static const char *const actions[] = {
 	[POSIX_TRACE_SIGNAL_HANDLER] = "handler",
 	[POSIX_TRACE_SIGNAL_IGNORE] = "ignore",
 	[POSIX_TRACE_SIGNAL_DEFAULT] = "default",
+};
+/* posix_trace_sched_out.reason, by value. */
+static const char *const reasons[] = {
+	[POSIX_TRACE_SCHED_PREEMPTED] = "preempted",
+	[POSIX_TRACE_SCHED_SLEEPING] = "sleeping",
+	[POSIX_TRACE_SCHED_BLOCKED] = "blocked",
+	[POSIX_TRACE_SCHED_STOPPED] = "stopped",
+	[POSIX_TRACE_SCHED_EXITING] = "exiting",
 };
 #define ENUM_NAME(names, v) ((v) < sizeof(names) / sizeof(names[0]) ? names[v] : NULL)
 
@@ -282,6 +299,32 @@ static void text_deliver(FILE *f, const struct kd_event *k)
 	fprintf(f, " sa_flags=%#" PRIx32, d->sa_flags);
 }
 
+/* "reason=sleeping cpu=1", "reason=7 cpu=1" for a reason without a name. */
+static void text_sched_out(FILE *f, const struct kd_event *k)
+{
+	const char *reason = ENUM_NAME(reasons, k->u.out.reason);
+
+	if (reason)
+		fprintf(f, "reason=%s", reason);
+	else
+		fprintf(f, "reason=%" PRIu32, k->u.out.reason);
+	fprintf(f, " cpu=%" PRIu32, k->u.out.cpu);
+}
+
+/* Who woke the thread: "by=1234/1235" (pid/tid), "by=irq" from an
+ * interrupt, "by=kernel" for no thread the stream sees (pid 0). */
+static void text_wakeup(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_sched_wakeup *w = &k->u.wakeup;
+
+	if (w->flags & POSIX_TRACE_SCHED_WAKER_IRQ)
+		fputs("by=irq", f);
+	else if (!w->waker_pid)
+		fputs("by=kernel", f);
+	else
+		fprintf(f, "by=%" PRIu32 "/%" PRIu32, w->waker_pid, w->waker_tid);
+}
+
 void kd_text(FILE *f, const struct kd_event *k)
 {
 	switch (k->id) {
@@ -299,6 +342,15 @@ void kd_text(FILE *f, const struct kd_event *k)
 		break;
 	case POSIX_TRACE_SIGNAL_DELIVER_NP:
 		text_deliver(f, k);
+		break;
+	case POSIX_TRACE_SCHED_OUT_NP:
+		text_sched_out(f, k);
+		break;
+	case POSIX_TRACE_SCHED_IN_NP:
+		fprintf(f, "cpu=%" PRIu32, k->u.in.cpu);
+		break;
+	case POSIX_TRACE_SCHED_WAKEUP_NP:
+		text_wakeup(f, k);
 		break;
 	case POSIX_TRACE_PROCESS_FORK_NP:
 		fprintf(f, "child=%" PRIu32, k->u.fork.child_pid);
@@ -421,6 +473,24 @@ static void json_deliver(FILE *f, const struct kd_event *k)
 		(uint64_t)d->handler, d->sa_flags);
 }
 
+static void json_sched_out(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_sched_out *o = &k->u.out;
+
+	fputs("{\"event\":\"sched_out\"", f);
+	json_enum(f, "reason", o->reason, "reason_name", ENUM_NAME(reasons, o->reason));
+	fprintf(f, ",\"cpu\":%" PRIu32 "}", o->cpu);
+}
+
+static void json_wakeup(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_sched_wakeup *w = &k->u.wakeup;
+
+	fprintf(f, "{\"event\":\"sched_wakeup\",\"waker_pid\":%" PRIu32
+		",\"waker_tid\":%" PRIu32 ",\"irq\":%s}", w->waker_pid, w->waker_tid,
+		json_bool(w->flags & POSIX_TRACE_SCHED_WAKER_IRQ));
+}
+
 static void json_status(FILE *f, uint32_t status)
 {
 	int st = (int)status;
@@ -449,6 +519,15 @@ void kd_json(FILE *f, const struct kd_event *k)
 		break;
 	case POSIX_TRACE_SIGNAL_DELIVER_NP:
 		json_deliver(f, k);
+		break;
+	case POSIX_TRACE_SCHED_OUT_NP:
+		json_sched_out(f, k);
+		break;
+	case POSIX_TRACE_SCHED_IN_NP:
+		fprintf(f, "{\"event\":\"sched_in\",\"cpu\":%" PRIu32 "}", k->u.in.cpu);
+		break;
+	case POSIX_TRACE_SCHED_WAKEUP_NP:
+		json_wakeup(f, k);
 		break;
 	case POSIX_TRACE_PROCESS_FORK_NP:
 		fprintf(f, "{\"event\":\"process_fork\",\"child_pid\":%" PRIu32

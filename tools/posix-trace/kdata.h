@@ -23,6 +23,9 @@ struct kd_event {
 		struct posix_trace_syscall_exit exit;
 		struct posix_trace_signal_generate gen;
 		struct posix_trace_signal_deliver deliver;
+		struct posix_trace_sched_out out;
+		struct posix_trace_sched_in in;
+		struct posix_trace_sched_wakeup wakeup;
 		struct posix_trace_process_fork fork;
 		struct posix_trace_process_exec exec;
 		struct posix_trace_process_exit pexit;
@@ -47,6 +50,9 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
  *                  result=delivered [group]
  *   signal deliver sig=10 (SIGUSR1) code=-6 (SI_TKILL) from=1234
  *                  action=handler handler=0x401136 sa_flags=0x4000000
+ *   sched out      reason=sleeping cpu=1 (reason=7 for a value without a name)
+ *   sched in       cpu=0
+ *   sched wakeup   by=1234/1235 (waker pid/tid), by=irq, by=kernel (pid 0)
  *   fork           child=4243, child=4242 tid=4250 (thread)
  *   exec           file="/bin/ls" old_tid=4242
  *   exit           status=0x100 (exited 1)
@@ -61,7 +67,10 @@ void kd_text(FILE *f, const struct kd_event *k);
  * it has one for, null when it has none:
  * {"event":"signal_deliver","signo":10,"signal_name":"SIGUSR1","code":-6,
  *  "code_name":"SI_TKILL","sender_pid":1234,"action":0,
- *  "action_name":"handler","handler":"0x401136","sa_flags":67108864}. */
+ *  "action_name":"handler","handler":"0x401136","sa_flags":67108864},
+ * {"event":"sched_out","reason":1,"reason_name":"sleeping","cpu":1},
+ * {"event":"sched_in","cpu":0},
+ * {"event":"sched_wakeup","waker_pid":1234,"waker_tid":1235,"irq":false}. */
 void kd_json(FILE *f, const struct kd_event *k);
 
 #endif

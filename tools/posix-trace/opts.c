@@ -96,6 +96,7 @@ static const struct {
 } kclasses[] = {
 	{ "syscall", POSIX_TRACE_KERNEL_SYSCALL_NP },
 	{ "signal", POSIX_TRACE_KERNEL_SIGNAL_NP },
+	{ "sched", POSIX_TRACE_KERNEL_SCHED_NP },
 	{ "process", POSIX_TRACE_KERNEL_PROCESS_NP },
 	{ "all", POSIX_TRACE_KERNEL_ALL_NP },
 };
@@ -128,8 +129,9 @@ int opt_kclasses(const char *s, unsigned int *v, const char **bad, size_t *badle
 
 const char *opt_kclasses_name(unsigned int classes)
 {
-	/* Every class named once, in the table's order. */
-	static char buf[sizeof("syscall,signal,process")];
+	/* Every class named once, in the table's order: the buffer holds
+	 * them all ("all" too: one more than the commas between the others). */
+	static char buf[sizeof("syscall,signal,sched,process,all")];
 	unsigned int i;
 
 	if (!classes)

@@ -44,8 +44,9 @@ void rec_help(FILE *f)
 	      "                        posix_trace_syscall_exit...); may be repeated\n"
 	      "  --kernel CLASS,...    record the kernel events of these classes too:\n"
 	      "                        syscall (system calls: entry and exit), signal\n"
-	      "                        (sent, delivered), process (fork, exec, exit)\n"
-	      "                        or all; may be repeated\n"
+	      "                        (sent, delivered), sched (off and on a CPU,\n"
+	      "                        woken up), process (fork, exec, exit) or all;\n"
+	      "                        may be repeated\n"
 	      "  --no-loss[=SECONDS]   never-lose mode, the default with the flush and\n"
 	      "                        until-full stream policies: a thread whose\n"
 	      "                        buffer is full waits up to SECONDS (default 1,\n"
@@ -103,7 +104,7 @@ int rec_option(struct rec_opts *o, const char *cmd, int opt, const char *arg)
 			o->kclasses |= classes;
 			return PT_EXIT_OK;
 		}
-		pt_err("%s: unknown kernel event class '%.*s' (syscall, signal, process or all)",
+		pt_err("%s: unknown kernel event class '%.*s' (syscall, signal, sched, process or all)",
 		       cmd, (int)(len < 64 ? len : 64), bad);
 		return PT_EXIT_USAGE;
 	}

@@ -62,8 +62,9 @@ static void usage(FILE *f)
 	      "characters and bytes that are not UTF-8 in names are escaped: \\xNN in\n"
 	      "text and CSV, \\uXXXX in JSON.\n"
 	      "Kernel events (record --kernel) show their data decoded: system call\n"
-	      "names, arguments, paths, return values, fork, exec and exit; in text\n"
-	      "instead of hex, in JSON as a \"kernel\" object besides it.\n"
+	      "names, arguments, paths, return values, signals, CPU switches and\n"
+	      "wakeups, fork, exec and exit; in text instead of hex, in JSON as a\n"
+	      "\"kernel\" object besides it.\n"
 	      "Exit status: 0, 1 if LOG cannot be read, 2 for bad usage.\n", f);
 }
 
