@@ -246,10 +246,11 @@ static uint32_t fa_kclasses(uint32_t r)
 {
 	static const uint32_t mix[] = { 0, POSIX_TRACE_KCLASS_SYSCALL,
 					POSIX_TRACE_KCLASS_SIGNAL,
+					POSIX_TRACE_KCLASS_SCHED,
 					POSIX_TRACE_KCLASS_PROCESS,
 					POSIX_TRACE_KCLASS_ALL };
 
-	return mix[r % 5];
+	return mix[r % 6];
 }
 
 static int fa_create(int fd, const struct fa_spec *sp, struct posix_trace_create *c)

@@ -405,6 +405,7 @@ static void fz_fill_valid(struct fz_thr *t, int c, unsigned char *buf,
 		if (!rn(t, 3))
 			a->kernel_classes = rn(t, 8) ? rn(t, 2) * POSIX_TRACE_KCLASS_SYSCALL +
 					    rn(t, 2) * POSIX_TRACE_KCLASS_SIGNAL +
+					    rn(t, 2) * POSIX_TRACE_KCLASS_SCHED +
 					    rn(t, 2) * POSIX_TRACE_KCLASS_PROCESS :
 					    (uint32_t)rnd(t);
 		break;
