@@ -179,7 +179,7 @@ const struct pt_class_ops pt_kev_class_ops = {
  */
 struct pt_proc *pt_kev_proc(void)
 {
-	struct pt_proc *proc = pt_proc_find_rcu(task_tgid(current));
+	struct pt_proc *proc = pt_proc_find_kev_rcu(task_tgid(current));
 
 	if (!proc || test_bit(PT_PROC_EXEC_RAISED, &proc->flags))
 		return NULL;
@@ -199,7 +199,7 @@ struct pt_proc *pt_kev_proc(void)
  */
 struct pt_proc *pt_kev_proc_of(struct task_struct *t)
 {
-	struct pt_proc *proc = pt_proc_find_rcu(task_tgid(t));
+	struct pt_proc *proc = pt_proc_find_kev_rcu(task_tgid(t));
 
 	if (!proc || test_bit(PT_PROC_EXEC_RAISED, &proc->flags) ||
 	    READ_ONCE(t->self_exec_id) != READ_ONCE(proc->exec_id))

@@ -23,7 +23,8 @@
 /*
  * Why a thread in @state (prev_state) left its CPU.  A preempted thread
  * may have a sleeping state already (preempted while it set up a wait):
- * it is still runnable.  So is one that yielded (TASK_RUNNING).
+ * it is still runnable.  So is one that yielded (TASK_RUNNING).  The
+ * freezer (suspend, a cgroup frozen) stops it; any other wait sleeps.
  */
 static u32 pt_sched_reason(bool preempt, unsigned int state)
 {
@@ -31,13 +32,11 @@ static u32 pt_sched_reason(bool preempt, unsigned int state)
 		return POSIX_TRACE_SCHED_PREEMPTED;
 	if (state & TASK_DEAD)
 		return POSIX_TRACE_SCHED_EXITING;
-	if (state & (__TASK_STOPPED | __TASK_TRACED))
+	if (state & (__TASK_STOPPED | __TASK_TRACED | TASK_FROZEN))
 		return POSIX_TRACE_SCHED_STOPPED;
 	if (state & TASK_UNINTERRUPTIBLE)
 		return POSIX_TRACE_SCHED_BLOCKED;
-	if (state & TASK_INTERRUPTIBLE)
-		return POSIX_TRACE_SCHED_SLEEPING;
-	return POSIX_TRACE_SCHED_PREEMPTED;
+	return state ? POSIX_TRACE_SCHED_SLEEPING : POSIX_TRACE_SCHED_PREEMPTED;
 }
 
 /* Record @ev for @t (its pid/tid) into its streams that asked for SCHED. */
@@ -75,17 +74,31 @@ void pt_kev_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	rcu_read_unlock();
 }
 
+/* Does @s trace @proc (a waker's process)?  At most its streams. */
+static bool pt_sched_traces(struct pt_stream *s, struct pt_proc *proc)
+{
+	struct pt_attach *a;
+
+	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
+		if (a->stream == s)
+			return true;
+	}
+	return false;
+}
+
 /*
  * In the waker's context: current woke @p, unless an interrupt did (or a
  * kernel thread, whose id would mean nothing to the stream).  The waker
- * is named in each stream's pid namespace.
+ * is named, in each stream's pid namespace, only when it is a thread of
+ * @p's process or of a process the stream traces too: who else wakes @p
+ * (a pipe's writer, a mutex's releaser, another user's process) and when
+ * is not the controller's to know.
  */
 void pt_kev_sched_waking(void *data, struct task_struct *p)
 {
 	bool by_task = in_task() && !(current->flags & PF_KTHREAD);
-	struct posix_trace_sched_wakeup w = {
-		.flags = in_task() ? 0 : POSIX_TRACE_SCHED_WAKER_IRQ,
-	};
+	bool same = by_task && same_thread_group(current, p);
+	struct posix_trace_sched_wakeup w = { 0 };
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_SCHED_WAKEUP,
 		.from_task = true,
@@ -94,20 +107,25 @@ void pt_kev_sched_waking(void *data, struct task_struct *p)
 		.data = &w,
 		.data_len = sizeof(w),
 	};
+	struct pt_proc *proc, *waker = NULL;
 	struct pt_attach *a;
-	struct pt_proc *proc;
 
 	rcu_read_lock();
 	proc = pt_kev_proc_of(p);
 	if (!proc)
 		goto out;
+	if (by_task && !same)
+		waker = pt_kev_proc_of(current);
 	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
 		struct pt_stream *s = a->stream;
+		bool named = same || (waker && pt_sched_traces(s, waker));
 
 		if (!(s->kclasses & POSIX_TRACE_KCLASS_SCHED))
 			continue;
-		w.waker_pid = by_task ? task_tgid_nr_ns(current, s->pidns) : 0;
-		w.waker_tid = by_task ? task_pid_nr_ns(current, s->pidns) : 0;
+		w.flags = !in_task() ? POSIX_TRACE_SCHED_WAKER_IRQ :
+			  by_task && !named ? POSIX_TRACE_SCHED_WAKER_OTHER : 0;
+		w.waker_pid = named ? task_tgid_nr_ns(current, s->pidns) : 0;
+		w.waker_tid = named ? task_pid_nr_ns(current, s->pidns) : 0;
 		pt_record(s, &ev);
 	}
 out:

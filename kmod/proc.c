@@ -4,12 +4,40 @@
  * the group and the read-only page its posix_trace_event() looks at.
  */
 #include <linux/gfp.h>
+#include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include "stream.h"
 
-static DEFINE_HASHTABLE(pt_proc_hash, 8);
+/* Every process the module knows: a user sets their number (children). */
+static DEFINE_HASHTABLE(pt_proc_hash, 12);
+
+/*
+ * Kernel-event probes look up the process of every task that reaches
+ * them: with class SCHED, every context switch of the system.  A count
+ * per bucket of the processes attached to a stream that records kernel
+ * events answers "not traced" for most tasks without walking a chain of
+ * pt_proc_hash (pt_proc_find_kev_rcu()).  Changed under pt_ctl_lock at
+ * attach and detach; a probe racing with either may miss a record.
+ */
+#define PT_KEV_FILTER_BITS	12
+static atomic_t pt_kev_filter[1 << PT_KEV_FILTER_BITS];
+
+void pt_proc_kev_mark(struct pt_proc *proc, int delta)
+{
+	lockdep_assert_held(&pt_ctl_lock);
+	atomic_add(delta, &pt_kev_filter[hash_ptr(proc->tgid, PT_KEV_FILTER_BITS)]);
+}
+
+/* pt_proc_find_rcu() for a probe: NULL at once for most untraced tasks. */
+struct pt_proc *pt_proc_find_kev_rcu(struct pid *tgid)
+{
+	if (!tgid || !atomic_read(&pt_kev_filter[hash_ptr(tgid, PT_KEV_FILTER_BITS)]))
+		return NULL;
+	return pt_proc_find_rcu(tgid);
+}
+
 /* Raw: the fork probe inserts with preemption disabled (PREEMPT_RT). */
 static DEFINE_RAW_SPINLOCK(pt_proc_hash_lock);
 
@@ -372,6 +400,8 @@ static void pt_proc_exec_work(struct work_struct *work)
 	struct pt_proc *proc = container_of(work, struct pt_proc, exec_work);
 
 	pt_shutdown_owned_by(proc->tgid);
+	/* others' records of it again (kev.c), unless the exec raised */
+	WRITE_ONCE(proc->exec_id, pt_proc_exec_id(proc->tgid));
 	pt_proc_put(proc);
 }
 

@@ -328,7 +328,7 @@ bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 {
 	unsigned int notes = 0;
 	u32 size = ALIGN(PT_REC_HDR + ev->data_len, 8);
-	bool stopped = false, kick = false, taken = true;
+	bool stopped = false, kick = false, taken = true, appended = false;
 	struct pt_lane *l;
 	unsigned long flags;
 	u64 limit;
@@ -366,11 +366,16 @@ bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 		pt_lane_evict(s, l);
 	}
 	pt_lane_append(s, l, ev, size);
+	appended = true;
 	kick = pt_lane_crossed_mark(s, l);
 out:
 	spin_unlock_irqrestore(&l->lock, flags);
+	/* A record under the kernel's locks costs an interrupt to tell:
+	 * not for one that wrote nothing (a stopped stream).
+	 */
 	notes = (stopped ? PT_NOTE_FULL : 0) | (kick ? PT_NOTE_KICK : 0) |
-		(wq_has_sleeper(&s->wq) ? PT_NOTE_WAKE : 0);
+		((!ev->defer_notes || appended || stopped) &&
+		 wq_has_sleeper(&s->wq) ? PT_NOTE_WAKE : 0);
 	if (!notes)
 		return taken;
 	if (!ev->defer_notes) {

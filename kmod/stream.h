@@ -78,6 +78,8 @@ struct pt_proc *pt_proc_shell(gfp_t gfp);
 void pt_proc_shell_free(struct pt_proc *proc);
 struct pt_proc *pt_proc_find(struct pid *tgid);
 struct pt_proc *pt_proc_find_rcu(struct pid *tgid);
+struct pt_proc *pt_proc_find_kev_rcu(struct pid *tgid);
+void pt_proc_kev_mark(struct pt_proc *proc, int delta);
 u64 pt_proc_exec_id(struct pid *tgid);
 struct pt_proc *pt_proc_get_or_create(struct pid *tgid);
 void pt_proc_put(struct pt_proc *proc);

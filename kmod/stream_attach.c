@@ -23,6 +23,8 @@ int pt_attach(struct pt_stream *s, struct pt_proc *proc)
 	list_add_tail_rcu(&a->stream_node, &s->targets);
 	list_add_tail_rcu(&a->proc_node, &proc->streams);
 	s->nr_targets++;
+	if (s->kclasses)
+		pt_proc_kev_mark(proc, 1);
 	pt_proc_update_page(proc);
 	return 0;
 }
@@ -46,6 +48,8 @@ void pt_detach(struct pt_attach *a)
 	list_del_rcu(&a->stream_node);
 	list_del_rcu(&a->proc_node);
 	a->stream->nr_targets--;
+	if (a->stream->kclasses)
+		pt_proc_kev_mark(a->proc, -1);
 	raw_spin_lock_irqsave(&a->proc->slot_lock, flags);
 	slot = a->slot;
 	WRITE_ONCE(a->slot, -1);

@@ -720,61 +720,116 @@ static bool is_id_of(const struct st_ev *e, trace_event_id_t id, pid_t pid)
 	return e->info.posix_event_id == id && e->info.posix_pid == pid;
 }
 
+static int pipe_w = -1;
+static pid_t writer_tid;
+
+static void *pipe_writer(void *arg)
+{
+	(void)arg;
+	writer_tid = gettid();
+	usleep(50000);
+	return (void *)(intptr_t)(write(pipe_w, "x", 1) == 1);
+}
+
 /*
- * The thread waits in read() on a pipe a child writes 50 ms later: it
- * leaves its CPU sleeping, the child's write wakes it (naming the child),
- * then it gets a CPU again, all between the user events around read().
+ * The thread waits in read() on a pipe written 50 ms later by another
+ * thread of its process (@thread) or by an untraced child: it leaves its
+ * CPU sleeping, the write wakes it, then it gets a CPU again, all between
+ * the user events around read().  The waker is named only when it is of
+ * the same process: an untraced process's activity is not the
+ * controller's to see.
  */
-TEST_F(kev, a_read_on_a_pipe_is_seen_off_cpu_then_woken_by_the_writer)
+static void pipe_wakeup(struct __test_metadata *_metadata,
+			FIXTURE_DATA(kev) *self, bool thread)
 {
 	const struct posix_trace_sched_wakeup *w = NULL;
 	const struct posix_trace_sched_out *o;
 	int p[2], i, a, b, out = -1, wake = -1, in = -1, status;
-	pid_t child, me = getpid();
+	pid_t child = 0, me = getpid();
+	pthread_t th;
+	void *ok;
 	char c;
 
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SCHED_NP,
 				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
 	ASSERT_EQ(0, st_start_and_skip(self->trid));
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child) {
-		usleep(50000);
-		_exit(write(p[1], "x", 1) == 1 ? 0 : 1);
+	pipe_w = p[1];
+	if (thread) {
+		ASSERT_EQ(0, pthread_create(&th, NULL, pipe_writer, NULL));
+	} else {
+		child = fork();
+		ASSERT_LE(0, child);
+		if (!child) {
+			usleep(50000);
+			_exit(write(p[1], "x", 1) == 1 ? 0 : 1);
+		}
 	}
 	user_event('a');
 	ASSERT_EQ(1, read(p[0], &c, 1));
 	user_event('b');
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_EQ(0, status);
+	if (thread) {
+		ASSERT_EQ(0, pthread_join(th, &ok));
+		ASSERT_NE(NULL, ok);
+	} else {
+		ASSERT_EQ(child, waitpid(child, &status, 0));
+		ASSERT_EQ(0, status);
+	}
 	stop_and_drain(_metadata, self);
 	a = index_of(self, 'a');
 	b = index_of(self, 'b');
 	ASSERT_LE(0, a);
 	ASSERT_LT(a, b);
-	for (i = a + 1; i < b; i++) {
-		const struct st_ev *e = &self->ev[i];
-
-		o = out_of(e, me);
-		if (out < 0 && o && o->reason == POSIX_TRACE_SCHED_SLEEPING)
-			out = i;
-		else if (out >= 0 && wake < 0 && is_id_of(e, POSIX_TRACE_SCHED_WAKEUP_NP, me))
+	/* Kernel records name no pthread: the wake-up is known by its waker
+	 * (the writer thread, or the flag of an untraced one), the main
+	 * thread's switches by coming before and after it. */
+	for (i = a + 1; i < b && wake < 0; i++) {
+		w = (const void *)self->ev[i].data;
+		if (!is_id_of(&self->ev[i], POSIX_TRACE_SCHED_WAKEUP_NP, me))
+			continue;
+		if (thread ? w->flags == 0 && w->waker_tid == (uint32_t)writer_tid :
+			     w->flags == POSIX_TRACE_SCHED_WAKER_OTHER)
 			wake = i;
-		else if (wake >= 0 && in < 0 && is_id_of(e, POSIX_TRACE_SCHED_IN_NP, me))
+	}
+	ASSERT_LE(0, wake);
+	for (i = a + 1; i < wake; i++) {
+		o = out_of(&self->ev[i], me);
+		if (o && o->reason == POSIX_TRACE_SCHED_SLEEPING)
+			out = i;
+	}
+	for (i = wake + 1; i < b && in < 0; i++) {
+		if (is_id_of(&self->ev[i], POSIX_TRACE_SCHED_IN_NP, me))
 			in = i;
 	}
 	ASSERT_LE(0, out);
-	ASSERT_LE(0, wake);
 	ASSERT_LE(0, in);
 	w = (const void *)self->ev[wake].data;
-	EXPECT_EQ((uint32_t)child, w->waker_pid);
-	EXPECT_EQ((uint32_t)child, w->waker_tid);
-	EXPECT_EQ(0u, w->flags);
+	if (thread) {
+		EXPECT_EQ((uint32_t)me, w->waker_pid);
+	} else {
+		EXPECT_EQ(0u, w->waker_pid);
+		EXPECT_EQ(0u, w->waker_tid);
+	}
 	EXPECT_EQ(0u, w->reserved);
-	/* off the CPU for about the child's 50 ms */
-	EXPECT_GE(st_ts_ns(&self->ev[in].info.posix_timestamp) -
-		  st_ts_ns(&self->ev[out].info.posix_timestamp), 20000000ull);
+	for (i = 0; i < self->n; i++) {
+		w = (const void *)self->ev[i].data;
+		if (is_id_of(&self->ev[i], POSIX_TRACE_SCHED_WAKEUP_NP, me) && child)
+			EXPECT_NE((uint32_t)child, w->waker_pid);
+	}
+	/* off the CPU for about the writer's 50 ms */
+	EXPECT_GE(st_ts_ns(&self->ev[b].info.posix_timestamp) -
+		  st_ts_ns(&self->ev[a].info.posix_timestamp), 20000000ull);
+}
+
+TEST_F(kev, a_read_on_a_pipe_is_off_cpu_until_another_thread_writes_and_wakes_it)
+{
+	pipe_wakeup(_metadata, self, true);
+}
+
+/* REQ: nothing of a process the stream does not trace reaches it. */
+TEST_F(kev, a_wake_up_by_an_untraced_process_does_not_name_it)
+{
+	pipe_wakeup(_metadata, self, false);
 }
 
 /* A traced child stopped by SIGSTOP leaves its CPU STOPPED. */

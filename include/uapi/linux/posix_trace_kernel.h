@@ -186,14 +186,17 @@ struct posix_trace_sched_in {
 
 /* posix_trace_sched_wakeup.flags */
 #define POSIX_TRACE_SCHED_WAKER_IRQ	(1U << 0)	/* woken from an interrupt */
+#define POSIX_TRACE_SCHED_WAKER_OTHER	(1U << 1)	/* by a process not traced here */
 
 /**
  * struct posix_trace_sched_wakeup - POSIX_TRACE_ID_SCHED_WAKEUP
  * @waker_pid:	the process whose thread woke it, in the stream's pid
- *		namespace; 0 from an interrupt, from a kernel thread or
- *		when not visible there.
+ *		namespace, when it is the same process or one this stream
+ *		traces too; else 0: from an interrupt, a kernel thread,
+ *		or a process the stream does not trace (whose activity is
+ *		not the controller's to see: POSIX_TRACE_SCHED_WAKER_OTHER).
  * @waker_tid:	that thread, as @waker_pid.
- * @flags:	POSIX_TRACE_SCHED_WAKER_IRQ.
+ * @flags:	POSIX_TRACE_SCHED_WAKER_IRQ, POSIX_TRACE_SCHED_WAKER_OTHER.
  * @reserved:	zero.
  *
  * Recorded for the traced thread (the record's pid/tid) when another
