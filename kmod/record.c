@@ -270,16 +270,6 @@ static void pt_count_drop(struct pt_stream *s, const struct pt_event *ev)
 		atomic64_inc(&s->dropped);
 }
 
-/*
- * Record @ev in the lane of the current CPU unless the stream filters it
- * out.  User events need a running
- * stream and fit in the lane's capacity; control events (ev->control) may
- * also use the reserve, so START/STOP never cause a loss.
- * Returns false only for an event that may wait (ev->may_wait) and found
- * the lane of a never-lose stream full: it is neither recorded nor
- * counted lost, and the caller waits for room (pt_log_wait_room()) out of
- * its RCU walk, then calls again.
- */
 /* What pt_record() has to tell after the record (struct pt_stream.notes). */
 #define PT_NOTE_FULL	BIT(0)	/* it stopped the stream: slots, the log */
 #define PT_NOTE_KICK	BIT(1)	/* a lane passed its flush mark */
@@ -324,6 +314,16 @@ void pt_record_notes_sync(struct pt_stream *s)
 	irq_work_sync(&s->note_work);
 }
 
+/*
+ * Record @ev in the lane of the current CPU unless the stream filters it
+ * out.  User events need a running
+ * stream and fit in the lane's capacity; control events (ev->control) may
+ * also use the reserve, so START/STOP never cause a loss.
+ * Returns false only for an event that may wait (ev->may_wait) and found
+ * the lane of a never-lose stream full: it is neither recorded nor
+ * counted lost, and the caller waits for room (pt_log_wait_room()) out of
+ * its RCU walk, then calls again.
+ */
 bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 {
 	unsigned int notes = 0;
