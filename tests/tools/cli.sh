@@ -3,7 +3,9 @@
 # its three formats and stat on the logs the module wrote
 # (fuzz/corpus/module-*.log), the rest of the corpus, a log with names
 # that need escaping and one of kernel events (their data decoded, paths
-# escaped): every format shows the same events as an
+# escaped), logs of system calls of known durations (each exit's, the
+# time off CPU, the --summary table with and without sched events):
+# every format shows the same events as an
 # independent reader of the file (cli_check.py); garbage (cut and flipped
 # logs, random bytes, /dev/null, a FIFO, a directory, a missing file)
 # gives exit status 0 or 1 with a message, never a signal, also under
@@ -46,12 +48,13 @@ python3 -c 1 2>/dev/null || { ok "cli # SKIP python3 missing"; exit 0; }
 
 if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -Itests/unit \
 	-D_GNU_SOURCE -o "$T/mklog" tests/tools/cli_mklog.c libtrace/libposixtrace.a -ldl -pthread ||
-	! "$T/mklog" "$T/odd.log" "$T/kernel.log"; then
+	! "$T/mklog" "$T/odd.log" "$T/kernel.log" "$T/timing.log" "$T/timing-nosched.log"; then
 	not_ok "cli_mklog builds and writes a log"
 fi
 
 for f in fuzz/corpus/module-*.log fuzz/corpus/seq fuzz/corpus/ring fuzz/corpus/packed \
-	fuzz/corpus/ring-packed "$T/odd.log" "$T/kernel.log"; do
+	fuzz/corpus/ring-packed "$T/odd.log" "$T/kernel.log" "$T/timing.log" \
+	"$T/timing-nosched.log"; do
 	check "report text, json and csv show the events of $(basename "$f") as in the file" \
 		same_events "$f"
 	check "stat of $(basename "$f") names the attributes and every type" stat_agrees "$f"
@@ -78,9 +81,9 @@ kernel_text() {
 	local want
 	for want in \
 		'posix_trace_syscall_entry 80 bytes: nr=257 (openat) args=0xffffffffffffff9c,0x7ffc0000beef,0x80000,0,0,0 path="/etc/ld.so.cache"' \
-		'posix_trace_syscall_exit 24 bytes: nr=257 (openat) ret=3' \
+		'posix_trace_syscall_exit 24 bytes: nr=257 (openat) ret=3 <1.0 us>' \
 		'path="/tmp/q\x22uo\x5cte\x01\xff é"' \
-		'posix_trace_syscall_exit 30 bytes: nr=257 (openat) ret=-2 (ENOENT) path="/nope\x0a"' \
+		'posix_trace_syscall_exit 30 bytes: nr=257 (openat) ret=-2 (ENOENT) path="/nope\x0a" <1.0 us>' \
 		'nr=2 (open) args=0xffffffffffffff9c,0x7ffc0000beef,0x80000,0,0,0 path="/very/long" (truncated)' \
 		'nr=4 (stat) args=0xffffffffffffff9c,0x7ffc0000beef,0x80000,0,0,0 path=(not in memory)' \
 		'nr=5 (32-bit) args=' \
@@ -100,9 +103,9 @@ kernel_text() {
 		'posix_trace_signal_generate 3 bytes: sig=9 (SIGKILL) code=0 (SI_USER) from=0 result=delivered' \
 		'posix_trace_sched_out 8 bytes: reason=sleeping cpu=1' \
 		'posix_trace_sched_wakeup 16 bytes: by=1234/1235' \
-		'posix_trace_sched_in 8 bytes: cpu=0' \
+		'posix_trace_sched_in 8 bytes: cpu=0 off=2.0 us (sleeping)' \
 		'posix_trace_sched_wakeup 16 bytes: by=irq' \
-		'posix_trace_sched_wakeup 16 bytes: by=kernel' \
+		'posix_trace_sched_wakeup 16 bytes: by=other' \
 		'posix_trace_sched_out 8 bytes: reason=7 cpu=3' \
 		'posix_trace_sched_out 4 bytes: reason=blocked cpu=0' \
 		'posix_trace_sched_wakeup 6 bytes: by=77/78' \
@@ -113,6 +116,8 @@ kernel_text() {
 		'# type posix_trace_sched_wakeup: 4'; do
 		grep -qF -- "$want" "$T/k.txt" || { echo "# no line with: $want"; return 1; }
 	done
+	# An exit after another call's entry: no duration.
+	grep -qE 'nr=9 \(mmap\) ret=0x7f1234567000$' "$T/k.txt" || { echo "# mmap has a duration"; return 1; }
 	"$P" report --format json "$T/kernel.log" >"$T/k.json" &&
 		"$P" report --format csv "$T/kernel.log" >"$T/k.csv" &&
 		$CHECK clean "$T/k.txt" "$T/k.json" "$T/k.csv"
@@ -153,18 +158,148 @@ import json, sys
 k = [o["kernel"] for o in map(json.loads, sys.stdin) if o.get("id") in (20, 21, 22)]
 assert k == [
     {"event": "sched_out", "reason": 1, "reason_name": "sleeping", "cpu": 1},
-    {"event": "sched_wakeup", "waker_pid": 1234, "waker_tid": 1235, "irq": False},
+    {"event": "sched_wakeup", "waker_pid": 1234, "waker_tid": 1235, "irq": False, "other": False},
     {"event": "sched_in", "cpu": 0},
-    {"event": "sched_wakeup", "waker_pid": 0, "waker_tid": 0, "irq": True},
-    {"event": "sched_wakeup", "waker_pid": 0, "waker_tid": 0, "irq": False},
+    {"event": "sched_wakeup", "waker_pid": 0, "waker_tid": 0, "irq": True, "other": False},
+    {"event": "sched_wakeup", "waker_pid": 0, "waker_tid": 0, "irq": False, "other": True},
     {"event": "sched_out", "reason": 7, "reason_name": None, "cpu": 3},
     {"event": "sched_out", "reason": 2, "reason_name": "blocked", "cpu": 0},
-    {"event": "sched_wakeup", "waker_pid": 77, "waker_tid": 78, "irq": False},
+    {"event": "sched_wakeup", "waker_pid": 77, "waker_tid": 78, "irq": False, "other": False},
 ], k
 '
 }
 check "report --format json: sched out, in and wakeup fields, cut records as zeros" \
 	kernel_sched_json
+
+# Durations in text: each exit after its entry (same process, same
+# number) ends with it, a sched_in with the time since its sched_out and
+# why; process 5152's read is timed apart from 5151's openat around it;
+# no duration across an OVERFLOW, none for exit_group.  --filter does not
+# change them: the exits alone show the same.
+timing_text() {
+	"$P" report "$T/timing.log" | sed -n 's/^[0-9.]* pid \([0-9]*\) .* bytes: /\1 /p' |
+		sed 's/ args=[0-9a-fx,]*//' >"$T/timing.txt" || return 1
+	diff -u - "$T/timing.txt" <<'EOF' || return 1
+5151 nr=257 (openat) path="/etc/passwd"
+5151 nr=257 (openat) ret=3 <5.0 us>
+5151 nr=0 (read)
+5151 reason=sleeping cpu=2
+5151 cpu=2 off=3.0 ms (sleeping)
+5151 nr=0 (read) ret=100 <3.0 ms>
+5151 nr=257 (openat) path="/nonexistent"
+5152 nr=0 (read)
+5152 nr=0 (read) ret=5 <1.2 us>
+5151 nr=257 (openat) ret=-2 (ENOENT) <7.5 us>
+5151 nr=35 (nanosleep)
+5151 reason=sleeping cpu=2
+5151 cpu=2 off=1.20 s (sleeping)
+5151 nr=35 (nanosleep) ret=0 <1.20 s>
+5151 nr=3 (close)
+5151 nr=3 (close) ret=0 <800 ns>
+5152 nr=1 (write)
+5152 nr=1 (write) ret=4
+5151 nr=231 (exit_group)
+5151 reason=exiting cpu=2
+EOF
+	"$P" report --filter posix_trace_syscall_exit "$T/timing.log" |
+		sed -n 's/^[0-9.]* pid \([0-9]*\) .* bytes: /\1 /p' >"$T/timing-exits.txt" &&
+		diff -u <(grep ' ret=' "$T/timing.txt") "$T/timing-exits.txt"
+}
+check "report: a system call's exit ends with its duration, a sched_in with the time off CPU" \
+	timing_text
+
+# The same in JSON, beside "kernel": only where known, never null.
+timing_json() {
+	"$P" report --format json "$T/timing.log" | python3 -c '
+import json, sys
+evs = [o for o in map(json.loads, sys.stdin) if o["type"] == "event"]
+d = [(o["pid"], o["id"], o.get("duration_ns"), o.get("off_ns")) for o in evs
+     if "duration_ns" in o or "off_ns" in o or o["id"] == 17]
+assert d == [(5151, 17, 5000, None), (5151, 21, None, 3000000), (5151, 17, 3002000, None),
+             (5152, 17, 1200, None), (5151, 17, 7500, None), (5151, 21, None, 1200000000),
+             (5151, 17, 1200003000, None), (5151, 17, 800, None), (5152, 17, None, None)], d
+'
+}
+check "report --format json: duration_ns on exits, off_ns on sched_in, where known" timing_json
+
+# --summary: no events, the summary, then the table of the calls, most
+# time first; blocked is the time off CPU inside a call (3 ms of read's
+# 3.002 ms, 1.2 s of nanosleep's 1.200003 s), on-cpu the rest; exit_group
+# and the write cut by the OVERFLOW are calls without time.
+summary_sched() {
+	"$P" report --summary "$T/timing.log" >"$T/sum.txt" || return 1
+	grep -qx '# events: 21' "$T/sum.txt" && ! grep -v '^# ' "$T/sum.txt" || return 1
+	sed -n '/^# % time/,$p' "$T/sum.txt" | diff -u - <(sed 's/^|//' <<'EOF'
+|# % time     seconds  usecs/call     calls    errors   max usecs      on-cpu     blocked syscall
+|# ------ ----------- ----------- --------- --------- ----------- ----------- ----------- ----------------
+|#  99.75    1.200003     1200003         1               1200003    0.000003    1.200000 nanosleep
+|#   0.25    0.003003        1501         2                  3002    0.000003    0.003000 read
+|#   0.00    0.000012           6         2         1           7    0.000012    0.000000 openat
+|#   0.00    0.000000           0         1                     0    0.000000    0.000000 close
+|#   0.00    0.000000           0         1                     0    0.000000    0.000000 write
+|#   0.00    0.000000           0         1                     0    0.000000    0.000000 exit_group
+|# ------ ----------- ----------- --------- --------- ----------- ----------- ----------- ----------------
+|# 100.00    1.203019      200503         8         1     1200003    0.000019    1.203000 total
+|# timed calls: 6 of 8 (the others lack their entry or exit record)
+EOF
+)
+}
+check "report --summary: per-syscall table (time, calls, errors, max), on-cpu and blocked" \
+	summary_sched
+
+# Without the sched class: no on-cpu and blocked columns, a note says why.
+summary_nosched() {
+	"$P" report --summary "$T/timing-nosched.log" >"$T/sum2.txt" || return 1
+	sed -n '/^# % time/,$p' "$T/sum2.txt" | diff -u - <(sed 's/^|//' <<'EOF'
+|# % time     seconds  usecs/call     calls    errors   max usecs syscall
+|# ------ ----------- ----------- --------- --------- ----------- ----------------
+|#  99.75    1.200003     1200003         1               1200003 nanosleep
+|#   0.25    0.003003        1501         2                  3002 read
+|#   0.00    0.000012           6         2         1           7 openat
+|#   0.00    0.000000           0         1                     0 close
+|#   0.00    0.000000           0         1                     0 write
+|#   0.00    0.000000           0         1                     0 exit_group
+|# ------ ----------- ----------- --------- --------- ----------- ----------------
+|# 100.00    1.203019      200503         8         1     1200003 total
+|# timed calls: 6 of 8 (the others lack their entry or exit record)
+|# on-cpu, blocked: not known, the log has no sched events (record --kernel sched)
+EOF
+) && "$P" report --summary "$T/odd.log" | tail -n1 | grep -qx '# system calls: none'
+}
+check "report --summary without sched events: no on-cpu/blocked, a note; none without calls" \
+	summary_nosched
+
+# The table in JSON; --filter counts the calls of which a record is shown
+# (the exits alone: exit_group is gone, the rest stays, times included).
+summary_json() {
+	"$P" report --summary --format json "$T/timing.log" >"$T/sum.json" &&
+		"$P" report --summary --format json --filter posix_trace_syscall_exit \
+			"$T/timing.log" >>"$T/sum.json" &&
+		"$P" report --summary --format json "$T/timing-nosched.log" >>"$T/sum.json" || return 1
+	python3 - "$T/sum.json" <<'EOF'
+import json, sys
+a, b, c = [json.loads(x) for x in open(sys.argv[1])]
+assert all(o["type"] == "summary" for o in (a, b, c))
+s = {o["syscall"]: o for o in a["syscalls"]}
+assert [o["syscall"] for o in a["syscalls"]] == \
+    ["nanosleep", "read", "openat", "close", "write", "exit_group"], a
+assert s["nanosleep"] == {"nr": 35, "syscall": "nanosleep", "compat": False, "calls": 1,
+                          "errors": 0, "timed": 1, "total_ns": 1200003000,
+                          "max_ns": 1200003000, "on_cpu_ns": 3000,
+                          "blocked_ns": 1200000000}, s["nanosleep"]
+assert (s["read"]["calls"], s["read"]["total_ns"], s["read"]["max_ns"], s["read"]["on_cpu_ns"],
+        s["read"]["blocked_ns"]) == (2, 3003200, 3002000, 3200, 3000000), s["read"]
+assert (s["openat"]["calls"], s["openat"]["errors"], s["openat"]["total_ns"]) == (2, 1, 12500)
+assert (s["write"]["calls"], s["write"]["timed"], s["exit_group"]["timed"]) == (1, 0, 0)
+t = {o["syscall"]: o for o in b["syscalls"]}
+assert "exit_group" not in t and sum(o["calls"] for o in b["syscalls"]) == 7, b
+assert t["read"]["total_ns"] == 3003200 and b["events"] == 7, b
+assert all(o["on_cpu_ns"] is None and o["blocked_ns"] is None for o in c["syscalls"]), c
+assert [o["total_ns"] for o in c["syscalls"]] == [o["total_ns"] for o in a["syscalls"]], c
+EOF
+}
+check "report --summary --format json: the table as \"syscalls\", --filter counts what is shown" \
+	summary_json
 
 # The kernel data decoder alone, every type and length in a buffer of
 # exactly that length, with ASan and UBSan where they build.
@@ -254,6 +389,10 @@ if build_san_tool "$T/posix-trace-asan"; then
 	check "report under ASan/UBSan: the kernel events log, text and json" \
 		sh -c '"$1" report "$2" >/dev/null && "$1" report --format json "$2" >/dev/null' \
 		sh "$T/posix-trace-asan" "$T/kernel.log"
+	check "report --summary under ASan/UBSan: the kernel and timing logs, text and json" \
+		sh -c 'for f in "$2" "$3" "$4"; do "$1" report --summary "$f" >/dev/null &&
+			"$1" report --summary --format json "$f" >/dev/null || exit 1; done' \
+		sh "$T/posix-trace-asan" "$T/kernel.log" "$T/timing.log" "$T/timing-nosched.log"
 else
 	ok "ASan/UBSan run # SKIP cannot build with -fsanitize: $(head -c 200 "$T/posix-trace-asan.err")"
 fi
@@ -280,6 +419,8 @@ check "bad usage exits 2" bad_usage report
 check "bad usage exits 2: report --format xml" bad_usage report --format xml fuzz/corpus/seq
 check "bad usage exits 2: report --bogus" bad_usage report --bogus fuzz/corpus/seq
 check "bad usage exits 2: report two logs" bad_usage report fuzz/corpus/seq fuzz/corpus/ring
+check "bad usage exits 2: report --summary --format csv" \
+	bad_usage report --summary --format csv fuzz/corpus/seq
 check "bad usage exits 2: stat without log" bad_usage stat
 check "bad usage exits 2: record without command" bad_usage record -o "$T/x.log"
 check "bad usage exits 2: record --size 12Q" bad_usage record --size 12Q -- true

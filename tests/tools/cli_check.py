@@ -10,7 +10,9 @@
 # lines that count what is shown).  Kernel events (ids 16..26) show their
 # data decoded: text instead of the hex (only the rest of the line is
 # compared), JSON in a "kernel" object besides it, which must say what
-# an independent decoding of the hex (<linux/posix_trace_kernel.h>) says.
+# an independent decoding of the hex (<linux/posix_trace_kernel.h>) says,
+# and a system call's exit a "duration_ns", a sched_in an "off_ns", where
+# and as an independent pairing of the records says (timing()).
 # Any mismatch: message, exit 1.
 #
 # flip SRC OFF:DST...: copies of SRC with the byte at OFF inverted.
@@ -200,7 +202,8 @@ def kernel_fields(ident, raw):
         d.update(cpu=cpu)
     elif ident == 22:
         waker_pid, waker_tid, flags, _ = struct.unpack("<IIII", fixed(16))
-        d.update(waker_pid=waker_pid, waker_tid=waker_tid, irq=bool(flags & 1))
+        d.update(waker_pid=waker_pid, waker_tid=waker_tid, irq=bool(flags & 1),
+                 other=bool(flags & 2))
     elif ident == 24:
         child_pid, child_tid, flags, _ = struct.unpack("<IIII", fixed(16))
         d.update(child_pid=child_pid, child_tid=child_tid, thread=bool(flags & 1))
@@ -214,6 +217,36 @@ def kernel_fields(ident, raw):
     return d
 
 
+def timing(evs):
+    """What "duration_ns" and "off_ns" report must add to each event of
+    @evs: an exit's time minus that of the entry before it of the same
+    (pid, thread) and number, a sched_in's minus that of the sched_out
+    before it; nothing across an OVERFLOW or START (events lost), nothing
+    after a process exit or an exiting thread's last switch."""
+    state, want = {}, []
+    for o in evs:
+        ns, key, k, w = o["sec"] * 10**9 + o["nsec"], (o["pid"], o["thread"]), o.get("kernel"), {}
+        if o["id"] in (2, 5):
+            state = {}
+        t = state.setdefault(key, {}) if k else {}
+        if o["id"] == 16:
+            t["call"] = (k["nr"], k["compat"], ns)
+        elif o["id"] == 17:
+            call = t.pop("call", None)
+            if call and call[:2] == (k["nr"], k["compat"]) and ns >= call[2]:
+                w["duration_ns"] = ns - call[2]
+        elif o["id"] == 20:
+            t["out"] = ns if k["reason"] != 4 else None
+        elif o["id"] == 21:
+            out = t.pop("out", None)
+            if out is not None and ns >= out:
+                w["off_ns"] = ns - out
+        elif o["id"] == 26:
+            t.clear()
+        want.append(w)
+    return want
+
+
 def read_json(path):
     out = []
     lines = open(path, "rb").read().decode("utf-8").splitlines()
@@ -225,7 +258,10 @@ def read_json(path):
         fail(f"{path}: events then one summary expected")
     if summ["events"] != len(evs) or sum(t["count"] for t in summ["per_type"]) != len(evs):
         fail(f"{path}: summary counts differ from the events")
-    for i, o in enumerate(evs):
+    for i, (o, w) in enumerate(zip(evs, timing(evs))):
+        got = {k: o[k] for k in ("duration_ns", "off_ns") if k in o}
+        if got != w:
+            fail(f"event {i}: timing (got, want): {got}, {w}")
         if o["seq"] < i or o["time"] != f"{o['sec']}.{o['nsec']:09d}":
             fail(f"event {i}: seq or time")
         raw = bytes.fromhex(o["hex"])
@@ -273,8 +309,9 @@ def csv_cell(cell):
 TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d+) bytes"
                      r"(?: \(truncated at (\w+)\))?(?:: (.*))?$")
 DATA_RE = re.compile(r"^([0-9a-f ]+) \|(.*)\|$")
-DECODED_RE = re.compile(r"^(nr=\d+ .*|sig=\d+ .*|reason=\w+ cpu=\d+|cpu=\d+|"
-                        r"by=(\d+/\d+|irq|kernel)|child=\d+.*|file=\".*|status=0x[0-9a-f]+.*)$")
+DECODED_RE = re.compile(r"^(nr=\d+ .*|sig=\d+ .*|reason=\w+ cpu=\d+|"
+                        r"cpu=\d+(?: off=\d+(?:\.\d+)? [num]?s \((?:\w+|reason=\d+)\))?|"
+                        r"by=(\d+/\d+|irq|other|kernel)|child=\d+.*|file=\".*|status=0x[0-9a-f]+.*)$")
 
 
 def read_text(path):

@@ -5,8 +5,11 @@
  * ('"', '\', newline, ',', control bytes, bytes that are not UTF-8, UTF-8,
  * spaces) and a record truncated when recorded, and to argv[2], if
  * given, a log of kernel events (every type, paths that need escaping,
- * data cut short), with the test writer tests/unit/log_writer.h.
+ * data cut short), and to argv[3] and argv[4], if given, logs of system
+ * calls of known durations, with and without the sched class, with the
+ * test writer tests/unit/log_writer.h.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <linux/posix_trace_kernel.h>
 #include "log_writer.h"
@@ -85,13 +88,15 @@ static int kernel_log(const char *path)
 	struct posix_trace_signal_generate gen_cut = { .signo = 9, .code = 0x80, .sender_pid = 5,
 		.result = POSIX_TRACE_SIGNAL_IGNORED, .flags = POSIX_TRACE_SIGNAL_GROUP };
 	/* A sleep: out, woken by another thread, in on another CPU; a wakeup
-	 * from an interrupt, one by the kernel, a reason with no name. */
+	 * from an interrupt, one by an untraced process (not named), a
+	 * reason with no name. */
 	struct posix_trace_sched_out s_out = { .reason = POSIX_TRACE_SCHED_SLEEPING, .cpu = 1 };
 	struct posix_trace_sched_wakeup s_wake = { .waker_pid = 1234, .waker_tid = 1235 };
 	struct posix_trace_sched_in s_in = { .cpu = 0 };
 	struct posix_trace_sched_wakeup s_irq = { .waker_pid = 0,
 		.flags = POSIX_TRACE_SCHED_WAKER_IRQ };
-	struct posix_trace_sched_wakeup s_kern = { .waker_pid = 0, .waker_tid = 0 };
+	struct posix_trace_sched_wakeup s_kern = { .waker_pid = 0, .waker_tid = 0,
+		.flags = POSIX_TRACE_SCHED_WAKER_OTHER };
 	struct posix_trace_sched_out s_odd = { .reason = 7, .cpu = 3 };
 	struct posix_trace_sched_out s_out_cut = { .reason = POSIX_TRACE_SCHED_BLOCKED, .cpu = 5 };
 	struct posix_trace_sched_wakeup s_wake_cut = { .waker_pid = 77, .waker_tid = 78,
@@ -137,6 +142,93 @@ static int kernel_log(const char *path)
 	return 0;
 }
 
+/* A record of the timing log: @t ns after its start. */
+struct tev {
+	uint32_t pid, id;
+	uint64_t t;
+	const void *data;
+	uint32_t len;
+};
+
+#define TEVS 21
+#define E(k) &(k), sizeof((k).e)
+#define X(x) &(x), sizeof(x)
+
+/*
+ * The timing log: process 5151 opens a file (5 us), reads sleeping 3 ms
+ * of its 3.002 ms, fails to open (ENOENT, 7.5 us) while process 5152
+ * reads (1.2 us), sleeps 1.2 s of 1.200003 s in nanosleep, closes
+ * (800 ns) and calls exit_group (no exit record); 5152's write has an
+ * OVERFLOW (events lost) between entry and exit: no duration.  Without
+ * @sched, the same but the sched records and types.
+ */
+static int timing_log(const char *path, bool sched)
+{
+	static const trace_event_id_t ids[] = { 5, 16, 17, 20, 21 };
+	static const char *const names[] = {
+		"posix_trace_overflow", "posix_trace_syscall_entry", "posix_trace_syscall_exit",
+		"posix_trace_sched_out", "posix_trace_sched_in",
+	};
+	struct kentry passwd = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/etc/passwd", 11);
+	struct kentry nonexist = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/nonexistent", 12);
+	struct kentry rd = kentry(0, 0, "", 0), nsl = kentry(35, 0, "", 0);
+	struct kentry cl = kentry(3, 0, "", 0), wr = kentry(1, 0, "", 0);
+	struct kentry eg = kentry(231, 0, "", 0);
+	struct posix_trace_syscall_exit x_open = { .nr = 257, .ret = 3 };
+	struct posix_trace_syscall_exit x_rd = { .nr = 0, .ret = 100 }, x_rd2 = { .nr = 0, .ret = 5 };
+	struct posix_trace_syscall_exit x_enoent = { .nr = 257, .ret = (uint64_t)-2 };
+	struct posix_trace_syscall_exit x_nsl = { .nr = 35 }, x_cl = { .nr = 3 };
+	struct posix_trace_syscall_exit x_wr = { .nr = 1, .ret = 4 };
+	struct posix_trace_sched_out nap = { .reason = POSIX_TRACE_SCHED_SLEEPING, .cpu = 2 };
+	struct posix_trace_sched_out gone = { .reason = POSIX_TRACE_SCHED_EXITING, .cpu = 2 };
+	struct posix_trace_sched_in in = { .cpu = 2 };
+	const struct tev tl[TEVS] = {
+		{ 5151, 16, 0, E(passwd) + 11 },
+		{ 5151, 17, 5000, X(x_open) },
+		{ 5151, 16, 10000, E(rd) },
+		{ 5151, 20, 11000, X(nap) },
+		{ 5151, 21, 3011000, X(in) },
+		{ 5151, 17, 3012000, X(x_rd) },
+		{ 5151, 16, 3020000, E(nonexist) + 12 },
+		{ 5152, 16, 3021000, E(rd) },
+		{ 5152, 17, 3022200, X(x_rd2) },
+		{ 5151, 17, 3027500, X(x_enoent) },
+		{ 5151, 16, 3030000, E(nsl) },
+		{ 5151, 20, 3031000, X(nap) },
+		{ 5151, 21, 1203031000, X(in) },
+		{ 5151, 17, 1203033000, X(x_nsl) },
+		{ 5151, 16, 1203040000, E(cl) },
+		{ 5151, 17, 1203040800, X(x_cl) },
+		{ 5152, 16, 1203041000, E(wr) },
+		{ 0, 5, 1203042000, NULL, 0 },
+		{ 5152, 17, 1203043000, X(x_wr) },
+		{ 5151, 16, 1203050000, E(eg) },
+		{ 5151, 20, 1203051000, X(gone) },
+	};
+	struct posix_trace_status_info st = { .posix_stream_status = POSIX_TRACE_SUSPENDED };
+	struct lw_event ev[TEVS];
+	unsigned int i, n = 0;
+	struct lw_log w;
+
+	for (i = 0; i < TEVS; i++) {
+		if (!sched && (tl[i].id == 20 || tl[i].id == 21))
+			continue;
+		ev[n++] = (struct lw_event){ .id = tl[i].id, .pid = tl[i].pid, .tid = tl[i].pid,
+					     .flags = tl[i].id == 5 ? POSIX_TRACE_REC_AUTO : 0,
+					     .ts = 6000000000ull + tl[i].t,
+					     .data = tl[i].data, .data_len = tl[i].len };
+	}
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "timing", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, sched ? 5 : 3);
+	lw_events_packed(&w, ev, n);
+	lw_status(&w, &st);
+	if (lw_save(&w, w.end, path))
+		return perror(path), 1;
+	free(w.buf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const trace_event_id_t ids[NAMES] = { 2, 257, 258, 259, 260, 261, 262, 263, 264 };
@@ -150,7 +242,7 @@ int main(int argc, char **argv)
 	struct lw_log w;
 	unsigned int i;
 
-	if (argc != 2 && argc != 3)
+	if (argc != 2 && argc != 3 && argc != 5)
 		return 2;
 	for (i = 0; i < NAMES; i++)
 		ev[i] = (struct lw_event){ .id = ids[i], .pid = 7 + i, .tid = 7,
@@ -169,5 +261,9 @@ int main(int argc, char **argv)
 	if (lw_save(&w, w.end, argv[1]))
 		return perror(argv[1]), 1;
 	free(w.buf);
-	return argc == 3 ? kernel_log(argv[2]) : 0;
+	if (argc > 2 && kernel_log(argv[2]))
+		return 1;
+	if (argc > 3 && (timing_log(argv[3], true) || timing_log(argv[4], false)))
+		return 1;
+	return 0;
 }

@@ -82,9 +82,7 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 	return false;
 }
 
-/* The name of system call @nr of an event with @flags; NULL for a 32-bit
- * call (the table is x86-64's) or a number without a name. */
-static const char *sc_name(uint32_t nr, uint32_t flags)
+const char *kd_syscall_name(uint32_t nr, uint32_t flags)
 {
 	return flags & POSIX_TRACE_SYSCALL_COMPAT ? NULL : syscall_name(nr);
 }
@@ -183,9 +181,14 @@ static const char *const reasons[] = {
 };
 #define ENUM_NAME(names, v) ((v) < sizeof(names) / sizeof(names[0]) ? names[v] : NULL)
 
+const char *kd_sched_reason(uint32_t reason)
+{
+	return ENUM_NAME(reasons, reason);
+}
+
 static void text_nr(FILE *f, uint32_t nr, uint32_t flags)
 {
-	const char *name = sc_name(nr, flags);
+	const char *name = kd_syscall_name(nr, flags);
 
 	fprintf(f, "nr=%" PRIu32, nr);
 	if (flags & POSIX_TRACE_SYSCALL_COMPAT)
@@ -302,7 +305,7 @@ static void text_deliver(FILE *f, const struct kd_event *k)
 /* "reason=sleeping cpu=1", "reason=7 cpu=1" for a reason without a name. */
 static void text_sched_out(FILE *f, const struct kd_event *k)
 {
-	const char *reason = ENUM_NAME(reasons, k->u.out.reason);
+	const char *reason = kd_sched_reason(k->u.out.reason);
 
 	if (reason)
 		fprintf(f, "reason=%s", reason);
@@ -312,13 +315,16 @@ static void text_sched_out(FILE *f, const struct kd_event *k)
 }
 
 /* Who woke the thread: "by=1234/1235" (pid/tid), "by=irq" from an
- * interrupt, "by=kernel" for no thread the stream sees (pid 0). */
+ * interrupt, "by=other" for a process the stream does not trace (not
+ * named), "by=kernel" for no thread the stream sees (pid 0). */
 static void text_wakeup(FILE *f, const struct kd_event *k)
 {
 	const struct posix_trace_sched_wakeup *w = &k->u.wakeup;
 
 	if (w->flags & POSIX_TRACE_SCHED_WAKER_IRQ)
 		fputs("by=irq", f);
+	else if (w->flags & POSIX_TRACE_SCHED_WAKER_OTHER)
+		fputs("by=other", f);
 	else if (!w->waker_pid)
 		fputs("by=kernel", f);
 	else
@@ -389,7 +395,7 @@ static const char *json_bool(bool v)
 
 static void json_nr(FILE *f, const char *event, uint32_t nr, uint32_t flags)
 {
-	const char *name = sc_name(nr, flags);
+	const char *name = kd_syscall_name(nr, flags);
 
 	fprintf(f, "{\"event\":\"%s\",\"nr\":%" PRIu32, event, nr);
 	json_strkey(f, "syscall", name, name ? strlen(name) : 0);
@@ -478,7 +484,7 @@ static void json_sched_out(FILE *f, const struct kd_event *k)
 	const struct posix_trace_sched_out *o = &k->u.out;
 
 	fputs("{\"event\":\"sched_out\"", f);
-	json_enum(f, "reason", o->reason, "reason_name", ENUM_NAME(reasons, o->reason));
+	json_enum(f, "reason", o->reason, "reason_name", kd_sched_reason(o->reason));
 	fprintf(f, ",\"cpu\":%" PRIu32 "}", o->cpu);
 }
 
@@ -487,8 +493,9 @@ static void json_wakeup(FILE *f, const struct kd_event *k)
 	const struct posix_trace_sched_wakeup *w = &k->u.wakeup;
 
 	fprintf(f, "{\"event\":\"sched_wakeup\",\"waker_pid\":%" PRIu32
-		",\"waker_tid\":%" PRIu32 ",\"irq\":%s}", w->waker_pid, w->waker_tid,
-		json_bool(w->flags & POSIX_TRACE_SCHED_WAKER_IRQ));
+		",\"waker_tid\":%" PRIu32 ",\"irq\":%s,\"other\":%s}", w->waker_pid,
+		w->waker_tid, json_bool(w->flags & POSIX_TRACE_SCHED_WAKER_IRQ),
+		json_bool(w->flags & POSIX_TRACE_SCHED_WAKER_OTHER));
 }
 
 static void json_status(FILE *f, uint32_t status)

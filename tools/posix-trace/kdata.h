@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <trace.h>
 #include <linux/posix_trace_kernel.h>
@@ -39,6 +40,13 @@ struct kd_event {
  * (@k->str points into @data). */
 bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 	       struct kd_event *k);
+
+/* The name of system call @nr of an entry or exit with @flags: NULL for
+ * a 32-bit call (the table is x86-64's) or a number without a name. */
+const char *kd_syscall_name(uint32_t nr, uint32_t flags);
+/* "sleeping" for a posix_trace_sched_out.reason; NULL for a value that
+ * has no name. */
+const char *kd_sched_reason(uint32_t reason);
 
 /*
  * One line's worth, without a newline:

@@ -13,7 +13,7 @@ static const struct {
 } cmds[] = {
 	{ "record", cmd_record, "[OPTIONS] -- CMD [ARGS]" },
 	{ "attach", cmd_attach, "[OPTIONS] PID..." },
-	{ "report", cmd_report, "LOG [--format text|json|csv] [--filter NAME,...]" },
+	{ "report", cmd_report, "LOG [--format text|json|csv] [--filter NAME,...] [--summary]" },
 	{ "stat", cmd_stat, "LOG" },
 	{ "convert", cmd_convert, "LOG --ctf DIR | --chrome FILE.json" },
 };

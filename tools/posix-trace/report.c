@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * posix-trace report LOG [--format text|json|csv] [--filter NAME,...]
+ * posix-trace report LOG [--format text|json|csv] [--filter NAME,...] [--summary]
  *
- * One line per event, then a summary.  The formats:
+ * One line per event, then a summary; with --summary, the summary only
+ * and a table of the system calls (sctime.h).  The formats:
  *   text  TIME pid PID thread 0xTHREAD NAME LEN bytes[ (truncated...)]
  *         [: HEX |PRINTABLE|], then summary lines starting with "# "
  *   json  JSON Lines: one object per event ("type":"event"), then one
@@ -12,7 +13,9 @@
  * are the whole data (printable: bytes outside 0x20..0x7e as '.').
  * Kernel events (posix_trace_attr_setkernelclasses_np(3)) show their data
  * decoded (kdata.h): in text instead of hex and printable, in JSON as a
- * "kernel" object besides them; CSV shows every event alike.
+ * "kernel" object besides them; CSV shows every event alike.  A system
+ * call's exit gains its duration and a sched_in the time off CPU before
+ * it, when the log has the record they are measured from (sctime.h).
  * Names are escaped in each format (textfmt.h, posix-trace(1)): a log may
  * be anyone's, and its names must not drive a terminal or a spreadsheet.
  * --filter keeps only the events of the named types; the summary counts
@@ -27,6 +30,7 @@
 #include "kdata.h"
 #include "logview.h"
 #include "opts.h"
+#include "sctime.h"
 #include "textfmt.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_CSV };
@@ -43,6 +47,7 @@ struct summary {
 static void usage(FILE *f)
 {
 	fputs("usage: posix-trace report LOG [--format text|json|csv] [--filter NAME,...]\n"
+	      "                          [--summary]\n"
 	      "Print every event of the trace log LOG, one per line, then a summary.\n"
 	      "\n"
 	      "  --format text  (default) TIME pid PID thread THREAD NAME LEN bytes\n"
@@ -55,6 +60,10 @@ static void usage(FILE *f)
 	      "                 ' before a cell that would begin with =, +, -, @ or '\n"
 	      "  --filter NAME,...  show only the events of these types (the summary\n"
 	      "                 counts the events shown)\n"
+	      "  --summary      no events: the summary, then a table of the system\n"
+	      "                 calls as strace -c prints it (% time, seconds, usecs/call,\n"
+	      "                 calls, errors, max usecs, and with sched events on-cpu\n"
+	      "                 and blocked seconds), most time first; text and json\n"
 	      "  -h, --help\n"
 	      "\n"
 	      "TIME is CLOCK_REALTIME seconds.nanoseconds; data is shown whole, in hex\n"
@@ -64,7 +73,10 @@ static void usage(FILE *f)
 	      "Kernel events (record --kernel) show their data decoded: system call\n"
 	      "names, arguments, paths, return values, signals, CPU switches and\n"
 	      "wakeups, fork, exec and exit; in text instead of hex, in JSON as a\n"
-	      "\"kernel\" object besides it.\n"
+	      "\"kernel\" object besides it.  A system call's exit ends with its\n"
+	      "duration, \" <4.1 us>\" (JSON \"duration_ns\"), and a sched_in with the\n"
+	      "time off CPU before it, \" off=3.0 ms (sleeping)\" (JSON \"off_ns\"), when\n"
+	      "the log has the entry or the sched_out of the same thread.\n"
 	      "Exit status: 0, 1 if LOG cannot be read, 2 for bad usage.\n", f);
 }
 
@@ -78,10 +90,30 @@ static const char *trunc_name(int t)
 	return "?";
 }
 
-static void event_text(const struct lv_event *ev)
+/* What sctime.c measured for the event: " <4.1 us>" after an exit,
+ * " off=3.0 ms (sleeping)" after a sched_in. */
+static void note_text(const struct sct_note *note)
+{
+	const char *reason;
+	char d[TF_DUR_LEN];
+
+	if (note->has_dur)
+		printf(" <%s>", tf_dur(d, note->dur_ns));
+	if (!note->has_off)
+		return;
+	printf(" off=%s", tf_dur(d, note->off_ns));
+	reason = kd_sched_reason(note->off_reason);
+	if (reason)
+		printf(" (%s)", reason);
+	else
+		printf(" (reason=%" PRIu32 ")", note->off_reason);
+}
+
+/* @k: the event's kernel data decoded, NULL for another event. */
+static void event_text(const struct lv_event *ev, const struct kd_event *k,
+		       const struct sct_note *note)
 {
 	char ts[TF_TS_LEN];
-	struct kd_event k;
 
 	printf("%s pid %-7d thread %#-14" PRIx64 " ", tf_ts(ts, &ev->ts),
 	       (int)ev->pid, ev->thread);
@@ -89,9 +121,10 @@ static void event_text(const struct lv_event *ev)
 	printf(" %zu bytes", ev->len);
 	if (ev->truncation != POSIX_TRACE_NOT_TRUNCATED)
 		printf(" (truncated at %s)", trunc_name(ev->truncation));
-	if (kd_decode(ev->id, ev->data, ev->len, &k)) {
+	if (k) {
 		fputs(": ", stdout);
-		kd_text(stdout, &k);
+		kd_text(stdout, k);
+		note_text(note);
 	} else if (ev->len) {
 		fputs(": ", stdout);
 		tf_hex(stdout, ev->data, ev->len, " ");
@@ -114,10 +147,10 @@ static char *printable(char *dst, const struct lv_event *ev)
 	return dst;
 }
 
-static void event_json(const struct lv_event *ev, char *txt)
+static void event_json(const struct lv_event *ev, const struct kd_event *k,
+		       const struct sct_note *note, char *txt)
 {
 	char ts[TF_TS_LEN];
-	struct kd_event k;
 
 	printf("{\"type\":\"event\",\"seq\":%" PRIu64 ",\"time\":\"%s\","
 	       "\"sec\":%lld,\"nsec\":%ld,\"pid\":%d,\"thread\":\"%#" PRIx64 "\","
@@ -130,10 +163,15 @@ static void event_json(const struct lv_event *ev, char *txt)
 	tf_hex(stdout, ev->data, ev->len, "");
 	fputs("\",\"text\":", stdout);
 	tf_json(stdout, printable(txt, ev), ev->len);
-	if (kd_decode(ev->id, ev->data, ev->len, &k)) {
+	if (k) {
 		fputs(",\"kernel\":", stdout);
-		kd_json(stdout, &k);
+		kd_json(stdout, k);
 	}
+	/* Beside "kernel", which is the record's data alone. */
+	if (note->has_dur)
+		printf(",\"duration_ns\":%" PRIu64, note->dur_ns);
+	if (note->has_off)
+		printf(",\"off_ns\":%" PRIu64, note->off_ns);
 	fputs("}\n", stdout);
 }
 
@@ -249,7 +287,9 @@ static const char *json_bool(int v)
 	return v ? "true" : "false";
 }
 
-static void summary_json(struct logview *lv, const struct summary *s)
+/* @tm: with --summary, the table of the system calls; else NULL. */
+static int summary_json(struct logview *lv, const struct summary *s, struct sct *tm,
+			bool sched)
 {
 	const struct posix_trace_status_info *st = &lv->status;
 	char name[TRACE_EVENT_NAME_MAX + 1], ts[TF_TS_LEN];
@@ -274,12 +314,45 @@ static void summary_json(struct logview *lv, const struct summary *s)
 		printf(",\"count\":%llu}", s->per_id[id]);
 		sep = ",";
 	}
-	printf("],\"stream_overrun\":%s,\"stream_full\":%s,"
+	putchar(']');
+	if (tm && sct_json(stdout, tm, sched))
+		return ENOMEM;
+	printf(",\"stream_overrun\":%s,\"stream_full\":%s,"
 	       "\"log_overrun\":%s,\"log_full\":%s}\n",
 	       json_bool(st->posix_stream_overrun_status == POSIX_TRACE_OVERRUN),
 	       json_bool(st->posix_stream_full_status == POSIX_TRACE_FULL),
 	       json_bool(st->posix_log_overrun_status == POSIX_TRACE_OVERRUN),
 	       json_bool(st->posix_log_full_status == POSIX_TRACE_FULL));
+	return 0;
+}
+
+/* Whether the log recorded the sched class: then a call's time splits
+ * into on CPU and blocked. */
+static bool has_sched(const struct logview *lv)
+{
+	unsigned int classes = 0;
+
+	return !posix_trace_attr_getkernelclasses_np(&lv->attr, &classes) &&
+	       (classes & POSIX_TRACE_KERNEL_SCHED_NP);
+}
+
+/* The summary at the end, and with --summary the table of the calls:
+ * 0, or ENOMEM. */
+static int summarize(struct logview *lv, const struct summary *s, enum format fmt,
+		     struct sct *tm)
+{
+	int ret = sct_end(tm);
+
+	if (ret)
+		return ret;
+	if (fmt == FMT_TEXT) {
+		summary_text(lv, s);
+		if (tm->summary)
+			ret = sct_text(stdout, tm, has_sched(lv));
+	} else if (fmt == FMT_JSON) {
+		ret = summary_json(lv, s, tm->summary ? tm : NULL, has_sched(lv));
+	}
+	return ret;
 }
 
 /* Bytes a record takes in the log: an estimate of how far we are. */
@@ -288,16 +361,62 @@ static unsigned long long record_bytes(const struct lv_event *ev)
 	return 56 + ((ev->len + 7) & ~(size_t)7);
 }
 
+static void event_out(enum format fmt, const struct lv_event *ev,
+		      const struct kd_event *k, const struct sct_note *note, char *txt)
+{
+	if (fmt == FMT_TEXT)
+		event_text(ev, k, note);
+	else if (fmt == FMT_JSON)
+		event_json(ev, k, note, txt);
+	else
+		event_csv(ev, txt);
+}
+
+/* Every event of the log: timed (all of them, whatever is shown: a
+ * duration does not depend on the filter), counted and printed (those
+ * shown).  0, or -errno. */
+static int events(struct logview *lv, enum format fmt, const struct namelist *show,
+		  struct summary *s, struct sct *tm, char *txt)
+{
+	unsigned long long bytes = 0;
+	const struct kd_event *k;
+	struct sct_note note;
+	struct progress pr;
+	struct kd_event kd;
+	struct lv_event ev;
+	bool shown;
+	int r;
+
+	progress_start(&pr, "report", lv->file_size);
+	while ((r = lv_next(lv, &ev)) > 0) {
+		bytes += record_bytes(&ev);
+		progress_update(&pr, bytes < pr.total ? bytes : pr.total);
+		k = kd_decode(ev.id, ev.data, ev.len, &kd) ? &kd : NULL;
+		shown = !show->n || namelist_has(show, ev.name);
+		if (sct_event(tm, &ev, k, shown, &note)) {
+			r = -ENOMEM;
+			break;
+		}
+		if (!shown)
+			continue;
+		count(s, &ev);
+		if (!tm->summary)
+			event_out(fmt, &ev, k, &note, txt);
+	}
+	progress_end(&pr);
+	return r;
+}
+
+/* @summary: --summary, no events but the table of the system calls. */
 static int report(struct logview *lv, const char *path, enum format fmt,
-		  const struct namelist *show)
+		  const struct namelist *show, bool summary)
 {
 	struct summary *s = calloc(1, sizeof(*s));
 	char *txt = malloc(lv->max_data + 1);	/* <= LV_DATA_MAX + 1 */
-	unsigned long long bytes = 0;
-	struct progress pr;
-	struct lv_event ev;
 	int ret = PT_EXIT_OK, r;
+	struct sct tm;
 
+	sct_init(&tm, summary);
 	if (!s || !txt) {
 		pt_err("report: out of memory");
 		ret = PT_EXIT_FAIL;
@@ -305,31 +424,15 @@ static int report(struct logview *lv, const char *path, enum format fmt,
 	}
 	if (fmt == FMT_CSV)
 		fputs(csv_header, stdout);
-	progress_start(&pr, "report", lv->file_size);
-	while ((r = lv_next(lv, &ev)) > 0) {
-		bytes += record_bytes(&ev);
-		progress_update(&pr, bytes < pr.total ? bytes : pr.total);
-		if (show->n && !namelist_has(show, ev.name))
-			continue;
-		count(s, &ev);
-		if (fmt == FMT_TEXT)
-			event_text(&ev);
-		else if (fmt == FMT_JSON)
-			event_json(&ev, txt);
-		else
-			event_csv(&ev, txt);
-	}
-	progress_end(&pr);
+	r = events(lv, fmt, show, s, &tm, txt);
+	if (!r)
+		r = -summarize(lv, s, fmt, &tm);
 	if (r < 0) {
 		lv_complain("report", path, -r);
 		ret = PT_EXIT_FAIL;
-		goto out;
 	}
-	if (fmt == FMT_TEXT)
-		summary_text(lv, s);
-	else if (fmt == FMT_JSON)
-		summary_json(lv, s);
 out:
+	sct_free(&tm);
 	free(txt);
 	free(s);
 	return ret;
@@ -376,11 +479,13 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "filter", required_argument, NULL, 'F' },
+		{ "summary", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct namelist show = { 0 };
 	enum format fmt = FMT_TEXT;
+	bool summary = false;
 	struct logview lv;
 	const char *path;
 	int opt, ret;
@@ -407,6 +512,9 @@ int cmd_report(int argc, char **argv)
 				return PT_EXIT_FAIL;
 			}
 			break;
+		case 's':
+			summary = true;
+			break;
 		case 'h':
 			namelist_free(&show);
 			usage(stdout);
@@ -419,6 +527,10 @@ int cmd_report(int argc, char **argv)
 		pt_err("report: %s", argc == optind ? "no LOG given" : "one LOG only");
 		goto usage;
 	}
+	if (summary && fmt == FMT_CSV) {
+		pt_err("report: --summary: CSV has no summary (text or json)");
+		goto usage;
+	}
 	path = argv[optind];
 	ret = lv_open(&lv, path);
 	if (ret) {
@@ -428,7 +540,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (show.n)
 		warn_unknown(&lv, path, &show);
-	ret = report(&lv, path, fmt, &show);
+	ret = report(&lv, path, fmt, &show, summary);
 	lv_close(&lv);
 	namelist_free(&show);
 	if (fflush(stdout) || ferror(stdout)) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* The exporters' hash table: see table.h. */
+/* The exporters' and the report's hash table: see table.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include "table.h"

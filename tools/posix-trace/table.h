@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A small hash table of the exporters: keys (two 64-bit words) numbered
- * 0, 1, 2, ... in the order they are first added, each with a value the
- * caller may set.  chrome.c numbers its processes and (pid, thread)
- * pairs with it, ctf.c keeps its event classes in it.
+ * A small hash table of the exporters and the report: keys (two 64-bit
+ * words) numbered 0, 1, 2, ... in the order they are first added, each
+ * with a value the caller may set.  chrome.c numbers its processes and
+ * (pid, thread) pairs with it, ctf.c keeps its event classes in it,
+ * sctime.c its threads and system calls.
  *
  * The entries are an array in order of insertion, so a caller can walk
  * them; an index of slots (open addressing, linear probing, at most half

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Names, data and timestamps in text, JSON and CSV: see textfmt.h. */
+#include <inttypes.h>
 #include <string.h>
 #include "jsonstr.h"
 #include "textfmt.h"
@@ -9,6 +10,32 @@ const char *tf_ts(char *buf, const struct timespec *ts)
 {
 	snprintf(buf, TF_TS_LEN, "%lld.%09ld", (long long)ts->tv_sec,
 		 (long)ts->tv_nsec);
+	return buf;
+}
+
+/* @ns / @unit, rounded to the nearest (halves up), without overflow. */
+static uint64_t div_round(uint64_t ns, uint64_t unit)
+{
+	return ns / unit + (ns % unit >= unit / 2);
+}
+
+const char *tf_dur(char *buf, uint64_t ns)
+{
+	uint64_t v;
+
+	/* The unit is chosen after rounding: 999.96 us is "1.0 ms". */
+	if (ns < 1000) {
+		snprintf(buf, TF_DUR_LEN, "%" PRIu64 " ns", ns);
+	} else if (ns < 999950) {
+		v = div_round(ns, 100);
+		snprintf(buf, TF_DUR_LEN, "%" PRIu64 ".%" PRIu64 " us", v / 10, v % 10);
+	} else if (ns < 999950000) {
+		v = div_round(ns, 100000);
+		snprintf(buf, TF_DUR_LEN, "%" PRIu64 ".%" PRIu64 " ms", v / 10, v % 10);
+	} else {
+		v = div_round(ns, 10000000);
+		snprintf(buf, TF_DUR_LEN, "%" PRIu64 ".%02" PRIu64 " s", v / 100, v % 100);
+	}
 	return buf;
 }
 

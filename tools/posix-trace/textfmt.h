@@ -9,12 +9,19 @@
 #define PT_TEXTFMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
 /* "SECONDS.NANOSECONDS" of @ts into @buf (at least TF_TS_LEN bytes). */
 #define TF_TS_LEN 32
 const char *tf_ts(char *buf, const struct timespec *ts);
+
+/* A duration of @ns in the unit that fits, rounded to three digits or
+ * so as strace -T would show it: "850 ns", "4.1 us", "12.3 ms", "1.20 s"
+ * into @buf (at least TF_DUR_LEN bytes). */
+#define TF_DUR_LEN 32
+const char *tf_dur(char *buf, uint64_t ns);
 
 /* Data as lower-case hex, bytes separated by @sep ("" for none). */
 void tf_hex(FILE *f, const unsigned char *p, size_t n, const char *sep);
