@@ -4,7 +4,11 @@
  * calls (bench/kernel-events, issue 23): N getppid() calls, the median
  * ns per call of REPS repetitions on stdout.
  *
- * usage: sysloop [--self CLASSES | --other CLASSES] N REPS
+ * usage: sysloop [--pingpong] [--self CLASSES | --other CLASSES] N REPS
+ *   --pingpong  instead of getppid(), N round trips of a byte between two
+ *             threads of this process through two pipes (each one a
+ *             wake-up and a switch off and onto a CPU per thread): what
+ *             class SCHED costs; ns per round trip.
  *   (none)    untraced, no stream anywhere asks for kernel events;
  *   --other   untraced, while a stream records CLASSES for another process
  *             (a child that sleeps): the probes are registered and this
@@ -15,12 +19,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -61,14 +67,46 @@ static int stream_on(pid_t pid, unsigned int classes, trace_id_t *trid)
 	return err;
 }
 
+static int ping[2], pong[2];
+
+/* The other side of the ping-pong: echoes each byte back until EOF. */
+static void *ponger(void *arg)
+{
+	char c;
+
+	(void)arg;
+	while (read(ping[0], &c, 1) == 1)
+		if (write(pong[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+static void round_trips(unsigned long n)
+{
+	unsigned long i;
+	char c = 'x';
+
+	for (i = 0; i < n; i++)
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
+			exit(1);
+}
+
 int main(int argc, char **argv)
 {
+	bool pingpong = argc > 1 && !strcmp(argv[1], "--pingpong");
+	pthread_t pt;
 	unsigned long n, reps, i, r;
 	pid_t other = -1;
 	trace_id_t trid = 0;
 	double *ns;
 	int arg = 1;
 
+	if (pingpong) {
+		argc--;
+		argv++;
+		if (pipe(ping) || pipe(pong) || pthread_create(&pt, NULL, ponger, NULL))
+			return 1;
+	}
 	if (argc == 5 && (!strcmp(argv[1], "--self") || !strcmp(argv[1], "--other"))) {
 		unsigned int classes = (unsigned int)strtoul(argv[2], NULL, 0);
 
@@ -85,7 +123,7 @@ int main(int argc, char **argv)
 			goto err;
 		arg = 3;
 	} else if (argc != 3) {
-		fprintf(stderr, "usage: sysloop [--self CLASSES | --other CLASSES] N REPS\n");
+		fprintf(stderr, "usage: sysloop [--pingpong] [--self CLASSES | --other CLASSES] N REPS\n");
 		return 2;
 	}
 	n = strtoul(argv[arg], NULL, 0);
@@ -98,8 +136,11 @@ int main(int argc, char **argv)
 	for (r = 0; r < reps; r++) {
 		unsigned long long t0 = now_ns();
 
-		for (i = 0; i < n; i++)
-			syscall(SYS_getppid);
+		if (pingpong)
+			round_trips(n);
+		else
+			for (i = 0; i < n; i++)
+				syscall(SYS_getppid);
 		ns[r] = (double)(now_ns() - t0) / n;
 	}
 	qsort(ns, reps, sizeof(*ns), cmp);
