@@ -628,18 +628,16 @@ TEST_F(kev, an_ignored_signal_from_another_process_names_its_sender)
 	EXPECT_EQ(0u, g->sender_pid);
 }
 
-/* An uninstrumented program killed by a signal it does not handle. */
-TEST_F(kev, a_fatal_signal_to_a_traced_child_is_taken_with_the_default_action)
+/* A child that waits in pause() until killed, once it runs; -1 if not. */
+static pid_t pausing_child(void)
 {
-	const struct posix_trace_signal_generate *g;
-	const struct posix_trace_signal_deliver *d;
-	int go[2], ig, id, status;
 	pid_t child;
+	int go[2];
 	char c;
 
-	ASSERT_EQ(0, pipe(go));
+	if (pipe(go))
+		return -1;
 	child = fork();
-	ASSERT_LE(0, child);
 	if (!child) {
 		close(go[0]);
 		if (write(go[1], "r", 1) != 1)
@@ -648,8 +646,25 @@ TEST_F(kev, a_fatal_signal_to_a_traced_child_is_taken_with_the_default_action)
 			pause();
 	}
 	close(go[1]);
-	ASSERT_EQ(1, read(go[0], &c, 1));
+	if (child > 0 && read(go[0], &c, 1) != 1) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		child = -1;
+	}
 	close(go[0]);
+	return child;
+}
+
+/* An uninstrumented program killed by a signal it does not handle. */
+TEST_F(kev, a_fatal_signal_to_a_traced_child_is_taken_with_the_default_action)
+{
+	const struct posix_trace_signal_generate *g;
+	const struct posix_trace_signal_deliver *d;
+	int ig, id, status;
+	pid_t child;
+
+	child = pausing_child();
+	ASSERT_LT(0, child);
 	ASSERT_EQ(0, kev_create(child, POSIX_TRACE_KERNEL_SIGNAL_NP,
 				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
 	ASSERT_EQ(0, st_start_and_skip(self->trid));
@@ -835,23 +850,11 @@ TEST_F(kev, a_wake_up_by_an_untraced_process_does_not_name_it)
 /* A traced child stopped by SIGSTOP leaves its CPU STOPPED. */
 TEST_F(kev, a_stopped_child_leaves_its_cpu_stopped)
 {
-	int go[2], i, status, stopped = 0;
+	int i, status, stopped = 0;
 	pid_t child;
-	char c;
 
-	ASSERT_EQ(0, pipe(go));
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child) {
-		close(go[0]);
-		if (write(go[1], "r", 1) != 1)
-			_exit(2);
-		for (;;)
-			pause();
-	}
-	close(go[1]);
-	ASSERT_EQ(1, read(go[0], &c, 1));
-	close(go[0]);
+	child = pausing_child();
+	ASSERT_LT(0, child);
 	ASSERT_EQ(0, kev_create(child, POSIX_TRACE_KERNEL_SCHED_NP,
 				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
 	ASSERT_EQ(0, st_start_and_skip(self->trid));
