@@ -926,22 +926,26 @@ enum { K_OK, K_SETUP, K_NO_DETACH, K_LEAKED, K_MISSING, K_CREATE, K_START,
 #define K_CLASSES	(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP | \
 			 POSIX_TRACE_KERNEL_PROCESS_NP)
 
-static int raised_exec_controller(const char *bin, bool drop)
+/*
+ * A child running as NOBODY execs the set-user-ID @bin (@argv0, @arg or
+ * no argument) under a stream of @classes whose controller is
+ * unprivileged when @drop; the child's events, read after it exited,
+ * are in @ev (@n, @trid), or a K_* code says what went wrong.
+ */
+static int raised_exec_run(const char *bin, const char *argv0, const char *arg,
+			   bool drop, unsigned int classes, struct st_ev *ev,
+			   int *n, trace_id_t *trid, pid_t *child)
 {
-	static struct st_ev ev[MAX_EV];
-	int go[2], i, n, status;
-	bool entry = false, detached = false, exec = false, after = false;
-	trace_id_t trid;
-	pid_t child;
+	int go[2], status;
 
 	if (pipe(go))
 		return K_SETUP;
 	if (drop && st_set_creds(NOBODY, NOBODY, 1))
 		return K_SETUP;
-	child = fork();
-	if (child < 0)
+	*child = fork();
+	if (*child < 0)
 		return K_SETUP;
-	if (!child) {
+	if (!*child) {
 		char c;
 
 		if (!drop && st_set_creds(NOBODY, NOBODY, 1))
@@ -949,21 +953,35 @@ static int raised_exec_controller(const char *bin, bool drop)
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(125);
-		execl(bin, "true", (char *)NULL);
+		execl(bin, argv0, arg, (char *)NULL);
 		_exit(127);
 	}
 	close(go[0]);
-	if (kev_create(child, K_CLASSES, POSIX_TRACE_CLOSE_FOR_CHILD, &trid))
+	if (kev_create(*child, classes, POSIX_TRACE_CLOSE_FOR_CHILD, trid))
 		return K_CREATE;
-	if (st_start_and_skip(trid))
+	if (st_start_and_skip(*trid))
 		return K_START;
-	if (write(go[1], "g", 1) != 1 || waitpid(child, &status, 0) != child)
+	if (write(go[1], "g", 1) != 1 || waitpid(*child, &status, 0) != *child)
 		return K_SETUP;
 	if (status)
 		return K_CHILD;
-	posix_trace_stop(trid);
-	if (st_drain(trid, ev, MAX_EV, &n))
+	posix_trace_stop(*trid);
+	if (st_drain(*trid, ev, MAX_EV, n))
 		return K_READ;
+	return K_OK;
+}
+
+static int raised_exec_controller(const char *bin, bool drop)
+{
+	static struct st_ev ev[MAX_EV];
+	bool entry = false, detached = false, exec = false, after = false;
+	trace_id_t trid;
+	pid_t child;
+	int i, n, ret;
+
+	ret = raised_exec_run(bin, "true", NULL, drop, K_CLASSES, ev, &n, &trid, &child);
+	if (ret != K_OK)
+		return ret;
 	for (i = 0; i < n; i++) {
 		const struct posix_trace_syscall_entry *e = entry_of(&ev[i]);
 		trace_event_id_t id = ev[i].info.posix_event_id;
@@ -1028,37 +1046,15 @@ TEST_F(kev, a_root_controller_sees_the_new_image_after_a_raised_exec)
 static int raised_exec_sched_controller(const char *bin)
 {
 	static struct st_ev ev[MAX_EV];
-	int go[2], i, n, status, detached = -1;
+	int i, n, ret, detached = -1;
 	uint64_t out_ts = 0;
 	trace_id_t trid;
 	pid_t child;
 
-	if (pipe(go) || st_set_creds(NOBODY, NOBODY, 1))
-		return K_SETUP;
-	child = fork();
-	if (child < 0)
-		return K_SETUP;
-	if (!child) {
-		char c;
-
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(125);
-		execl(bin, "sleep", "0.3", (char *)NULL);
-		_exit(127);
-	}
-	close(go[0]);
-	if (kev_create(child, POSIX_TRACE_KERNEL_SCHED_NP, POSIX_TRACE_CLOSE_FOR_CHILD, &trid))
-		return K_CREATE;
-	if (st_start_and_skip(trid))
-		return K_START;
-	if (write(go[1], "g", 1) != 1 || waitpid(child, &status, 0) != child)
-		return K_SETUP;
-	if (status)
-		return K_CHILD;
-	posix_trace_stop(trid);
-	if (st_drain(trid, ev, MAX_EV, &n))
-		return K_READ;
+	ret = raised_exec_run(bin, "sleep", "0.3", true, POSIX_TRACE_KERNEL_SCHED_NP,
+			      ev, &n, &trid, &child);
+	if (ret != K_OK)
+		return ret;
 	posix_trace_shutdown(trid);
 	for (i = 0; i < n; i++) {
 		trace_event_id_t id = ev[i].info.posix_event_id;
