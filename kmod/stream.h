@@ -215,7 +215,7 @@ struct pt_stream {
 	 */
 	u32 kclasses;
 	const struct pt_class_ops *class_ops;
-	/* What a record made under the scheduler's locks has to tell
+	/* What a record made under the kernel's own locks has to tell
 	 * (PT_NOTE_*), told by @note_work (record.c); synced before free.
 	 */
 	atomic_t notes;
