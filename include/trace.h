@@ -232,10 +232,12 @@ int posix_trace_attr_setfullwait_np(trace_attr_t *__restrict __attr,
 #define POSIX_TRACE_KERNEL_SYSCALL_NP	0x01u	/* system calls */
 #define POSIX_TRACE_KERNEL_SIGNAL_NP	0x02u	/* signals */
 #define POSIX_TRACE_KERNEL_SCHED_NP	0x04u	/* off and on a CPU */
+#define POSIX_TRACE_KERNEL_FAULT_NP	0x08u	/* page faults */
 #define POSIX_TRACE_KERNEL_PROCESS_NP	0x10u	/* fork, exec, exit */
 #define POSIX_TRACE_KERNEL_ALL_NP \
 	(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP | \
-	 POSIX_TRACE_KERNEL_SCHED_NP | POSIX_TRACE_KERNEL_PROCESS_NP)
+	 POSIX_TRACE_KERNEL_SCHED_NP | POSIX_TRACE_KERNEL_FAULT_NP | \
+	 POSIX_TRACE_KERNEL_PROCESS_NP)
 #define POSIX_TRACE_SYSCALL_ENTRY_NP	((trace_event_id_t)16)	/* SYSCALL */
 #define POSIX_TRACE_SYSCALL_EXIT_NP	((trace_event_id_t)17)	/* SYSCALL */
 #define POSIX_TRACE_SIGNAL_GENERATE_NP	((trace_event_id_t)18)	/* SIGNAL */
@@ -243,9 +245,11 @@ int posix_trace_attr_setfullwait_np(trace_attr_t *__restrict __attr,
 #define POSIX_TRACE_SCHED_OUT_NP	((trace_event_id_t)20)	/* SCHED */
 #define POSIX_TRACE_SCHED_IN_NP		((trace_event_id_t)21)	/* SCHED */
 #define POSIX_TRACE_SCHED_WAKEUP_NP	((trace_event_id_t)22)	/* SCHED */
+#define POSIX_TRACE_FAULT_MAJOR_NP	((trace_event_id_t)23)	/* FAULT */
 #define POSIX_TRACE_PROCESS_FORK_NP	((trace_event_id_t)24)	/* PROCESS */
 #define POSIX_TRACE_PROCESS_EXEC_NP	((trace_event_id_t)25)	/* PROCESS */
 #define POSIX_TRACE_PROCESS_EXIT_NP	((trace_event_id_t)26)	/* PROCESS */
+#define POSIX_TRACE_FAULT_MINOR_NP	((trace_event_id_t)27)	/* FAULT */
 int posix_trace_attr_getkernelclasses_np(const trace_attr_t *__restrict __attr,
 					 unsigned int *__restrict __classes);
 int posix_trace_attr_setkernelclasses_np(trace_attr_t *__attr,
@@ -268,6 +272,15 @@ struct posix_trace_losses_np {
 };
 int posix_trace_get_losses_np(trace_id_t __trid,
 			      struct posix_trace_losses_np *__losses);
+
+/*
+ * Implementation-defined (posix_trace_event_tid_np(3)): the kernel thread
+ * id of the event the last getnext call on a stream or log returned.
+ * posix_thread_id is a pthread_t, which kernel events have none of.
+ * _POSIX_TRACE_EVENT_TID_NP says this function exists.
+ */
+#define _POSIX_TRACE_EVENT_TID_NP	1
+int posix_trace_event_tid_np(trace_id_t __trid, pid_t *__tid);
 
 /* Streams (spec 3.2). */
 int posix_trace_create(pid_t __pid, const trace_attr_t *__restrict __attr,

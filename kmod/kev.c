@@ -28,6 +28,22 @@ static struct pt_tp_hook pt_kev_hooks[] = {
 
 #define PT_KEV_NR_CLASSES	5	/* bits of POSIX_TRACE_KCLASS_* */
 
+/* Switch class bit @b on or off: tracepoints, or perf's fault counters. */
+static int pt_kev_class_on(unsigned int b)
+{
+	if (BIT(b) == POSIX_TRACE_KCLASS_FAULT)
+		return pt_kev_fault_on();
+	return pt_tp_register(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
+}
+
+static void pt_kev_class_off(unsigned int b)
+{
+	if (BIT(b) == POSIX_TRACE_KCLASS_FAULT)
+		pt_kev_fault_off();
+	else
+		pt_tp_unregister(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
+}
+
 /*
  * Streams recording each class (bit number), and the classes whose probes
  * are registered: from the first user on, and until PT_KEV_IDLE after the
@@ -60,6 +76,11 @@ int pt_kev_init(void)
 	}
 	pt_tp_find(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks));
 	pt_kev_avail = POSIX_TRACE_KCLASS_ALL;
+	if (!IS_ENABLED(CONFIG_PERF_EVENTS)) {
+		pr_info("posix_trace: no perf events: kernel events of class %#lx not offered\n",
+			POSIX_TRACE_KCLASS_FAULT);
+		pt_kev_avail &= ~POSIX_TRACE_KCLASS_FAULT;
+	}
 	for (i = 0; i < ARRAY_SIZE(pt_kev_hooks); i++) {
 		if (!pt_kev_hooks[i].tp) {
 			pr_info("posix_trace: no tracepoint %s: kernel events of class %#x not offered\n",
@@ -79,9 +100,11 @@ void pt_kev_exit(void)
 	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
 		WARN_ON(pt_kev_users[b]);
 		if (pt_kev_on & BIT(b))
-			pt_tp_unregister(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
+			pt_kev_class_off(b);
 	}
 	pt_kev_on = 0;
+	pt_kev_fault_exit();
+	/* Also waits for the fault handlers, which run under RCU. */
 	tracepoint_synchronize_unregister();
 }
 
@@ -124,7 +147,7 @@ static void pt_kev_idle(struct work_struct *work)
 	mutex_lock(&pt_kev_lock);
 	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
 		if ((pt_kev_on & BIT(b)) && !pt_kev_users[b]) {
-			pt_tp_unregister(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
+			pt_kev_class_off(b);
 			pt_kev_on &= ~BIT(b);
 		}
 	}
@@ -144,7 +167,7 @@ static int pt_kev_get(u32 classes)
 		if (!(classes & BIT(b)))
 			continue;
 		if (!(pt_kev_on & BIT(b))) {
-			ret = pt_tp_register(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
+			ret = pt_kev_class_on(b);
 			if (ret)
 				break;
 			pt_kev_on |= BIT(b);
@@ -162,6 +185,15 @@ static void pt_kev_put(u32 classes)
 {
 	mutex_lock(&pt_kev_lock);
 	pt_kev_put_locked(classes);
+	mutex_unlock(&pt_kev_lock);
+}
+
+/* A CPU came or went: the fault counters follow, if the class is on. */
+void pt_kev_fault_resync(void)
+{
+	mutex_lock(&pt_kev_lock);
+	if ((pt_kev_on & POSIX_TRACE_KCLASS_FAULT) && pt_kev_fault_sync())
+		pr_warn_ratelimited("posix_trace: no fault counters on a CPU that came online: its faults are not recorded\n");
 	mutex_unlock(&pt_kev_lock);
 }
 

@@ -6,7 +6,8 @@
  * the lifecycle, above streams (stream.h): kev.c registers a class's
  * probes while a stream asks (struct pt_class_ops) and finds the streams
  * of the current process; kev_syscall.c, kev_signal.c, kev_sched.c and
- * kev_process.c are the probes.
+ * kev_process.c are the probes; kev_fault.c takes perf's page-fault
+ * events instead.
  */
 #ifndef PT_KEV_H
 #define PT_KEV_H
@@ -43,5 +44,12 @@ void pt_kev_fork(void *data, struct task_struct *parent,
 void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 		 struct linux_binprm *bprm);
 void pt_kev_exit_probe(void *data, struct task_struct *p);
+
+/* kev_fault.c: perf's page-fault counters, not a tracepoint. */
+int pt_kev_fault_on(void);
+void pt_kev_fault_off(void);
+int pt_kev_fault_sync(void);
+void pt_kev_fault_exit(void);
+void pt_kev_fault_resync(void);	/* kev.c: pt_kev_fault_sync() if on */
 
 #endif /* PT_KEV_H */

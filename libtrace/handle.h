@@ -60,6 +60,9 @@ struct pt_handle {
 	 * below; pt_handle_release_buffers() calls it. */
 	void (*unmap_lanes)(struct pt_handle *h);
 	unsigned int typelist_next;
+	/* PT_LAST_EVENT | the tid of the event the last getnext returned
+	 * (out.h, pt_fill_info()); 0: none since create or clear. */
+	uint64_t last_tid;
 	unsigned int npending, pending_head;
 	struct pt_pending pending[PT_PENDING_MAX];
 	uint8_t *data;			/* copied payloads */

@@ -23,6 +23,7 @@
 _Static_assert(POSIX_TRACE_KERNEL_SYSCALL_NP == POSIX_TRACE_KCLASS_SYSCALL &&
 	       POSIX_TRACE_KERNEL_SIGNAL_NP == POSIX_TRACE_KCLASS_SIGNAL &&
 	       POSIX_TRACE_KERNEL_SCHED_NP == POSIX_TRACE_KCLASS_SCHED &&
+	       POSIX_TRACE_KERNEL_FAULT_NP == POSIX_TRACE_KCLASS_FAULT &&
 	       POSIX_TRACE_KERNEL_PROCESS_NP == POSIX_TRACE_KCLASS_PROCESS &&
 	       POSIX_TRACE_KERNEL_ALL_NP == POSIX_TRACE_KCLASS_ALL,
 	       "<trace.h> and <linux/posix_trace.h> disagree on the classes");
@@ -33,6 +34,8 @@ _Static_assert(POSIX_TRACE_SYSCALL_ENTRY_NP == POSIX_TRACE_ID_SYSCALL_ENTRY &&
 	       POSIX_TRACE_SCHED_OUT_NP == POSIX_TRACE_ID_SCHED_OUT &&
 	       POSIX_TRACE_SCHED_IN_NP == POSIX_TRACE_ID_SCHED_IN &&
 	       POSIX_TRACE_SCHED_WAKEUP_NP == POSIX_TRACE_ID_SCHED_WAKEUP &&
+	       POSIX_TRACE_FAULT_MAJOR_NP == POSIX_TRACE_ID_FAULT_MAJOR &&
+	       POSIX_TRACE_FAULT_MINOR_NP == POSIX_TRACE_ID_FAULT_MINOR &&
 	       POSIX_TRACE_PROCESS_FORK_NP == POSIX_TRACE_ID_PROCESS_FORK &&
 	       POSIX_TRACE_PROCESS_EXEC_NP == POSIX_TRACE_ID_PROCESS_EXEC &&
 	       POSIX_TRACE_PROCESS_EXIT_NP == POSIX_TRACE_ID_PROCESS_EXIT,
@@ -60,6 +63,8 @@ _Static_assert(sizeof(struct posix_trace_sched_out) <= 2 * sizeof(trace_event_se
 	       sizeof(struct posix_trace_sched_in) <= 2 * sizeof(trace_event_set_t) &&
 	       sizeof(struct posix_trace_sched_wakeup) <= 2 * sizeof(trace_event_set_t),
 	       "a sched event larger than PT_MAX_SYSTEM_EVENT_SIZE");
+_Static_assert(sizeof(struct posix_trace_fault) <= 2 * sizeof(trace_event_set_t),
+	       "a fault event larger than PT_MAX_SYSTEM_EVENT_SIZE");
 
 /* The uapi's tables; their index is id - POSIX_TRACE_ID_KERNEL_FIRST. */
 #define PT_NR_KERNEL	(POSIX_TRACE_ID_KERNEL_LAST - POSIX_TRACE_ID_KERNEL_FIRST + 1)

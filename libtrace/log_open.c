@@ -220,6 +220,24 @@ int pt_log_getnext(trace_id_t trid, struct posix_trace_event_info *ev, void *dat
 	return pt_call_end(&c, ret);
 }
 
+/* posix_trace_event_tid_np(3) of a log: its reader's last event. */
+int pt_log_event_tid(trace_id_t trid, pid_t *tid)
+{
+	struct pt_log *l = pt_log_get(trid);
+	int ret = EINVAL;
+
+	if (!l)
+		return EINVAL;
+	pthread_mutex_lock(&l->lock);
+	if (l->has_event) {
+		*tid = (pid_t)l->event_tid;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&l->lock);
+	pt_log_put(l);
+	return ret;
+}
+
 /* The kernel classes are those the TYPES blocks read so far name. */
 int pt_log_get_attr(trace_id_t trid, trace_attr_t *attr)
 {

@@ -331,6 +331,7 @@ int pt_log_parse_open(struct pt_log *l)
 
 void pt_log_rewind_cursor(struct pt_log *l)
 {
+	l->has_event = 0;	/* the next event read is the first again */
 	l->next_pos = l->header_size;
 	l->have_last = 0;
 	l->nsnap = 0;		/* the next read takes the ring's order */
@@ -473,6 +474,13 @@ static void pt_take_data(struct posix_trace_event_info *ev, const uint8_t *r,
 	*data_len = n;
 }
 
+/* An event of thread @tid goes to the caller. */
+static void pt_log_took(struct pt_log *l, uint32_t tid)
+{
+	l->has_event = 1;
+	l->event_tid = tid;
+}
+
 /*
  * The packed record at l->blk_off (format 1.1, <linux/posix_trace_log.h>)
  * after the context records before it, or 0 when the rest of the block
@@ -497,6 +505,7 @@ static int pt_take_packed(struct pt_log *l, struct posix_trace_event_info *ev,
 			    pt_le32(r + POSIX_TRACE_LOG_C_RESERVED))
 				return 0;
 			l->ctx_pid = pt_le32(r + POSIX_TRACE_LOG_C_PID);
+			l->ctx_tid = pt_le32(r + POSIX_TRACE_LOG_C_TID);
 			l->ctx_thread = pt_le64(r + POSIX_TRACE_LOG_C_THREAD);
 			l->ctx_set = 1;
 			l->blk_off += POSIX_TRACE_LOG_C_SIZE;
@@ -519,6 +528,7 @@ static int pt_take_packed(struct pt_log *l, struct posix_trace_event_info *ev,
 		ev->posix_truncation_status = (word & POSIX_TRACE_LOG_PF_TRUNCATED) ?
 			POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
 		pt_take_data(ev, r + hdr, dlen, data, num_bytes, data_len);
+		pt_log_took(l, l->ctx_tid);
 		l->blk_off += hdr + (uint32_t)PT_ROUND8(dlen);
 		l->blk_left--;
 		return 1;
@@ -549,6 +559,7 @@ static int pt_take_record(struct pt_log *l, struct posix_trace_event_info *ev,
 	ev->posix_truncation_status = (pt_le32(r + POSIX_TRACE_LOG_R_FLAGS) & POSIX_TRACE_REC_TRUNCATED) ?
 		POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
 	pt_take_data(ev, r + POSIX_TRACE_LOG_RECORD_HDR, dlen, data, num_bytes, data_len);
+	pt_log_took(l, pt_le32(r + POSIX_TRACE_LOG_R_TID));
 	l->blk_off += size;
 	l->blk_left--;
 	return 1;

@@ -59,8 +59,12 @@ struct pt_log {
 	uint32_t blk_len, blk_off, blk_left;
 	/* A packed block (format 1.1): the context its records share. */
 	int packed, ctx_set;
-	uint32_t ctx_pid;
+	uint32_t ctx_pid, ctx_tid;
 	uint64_t ctx_thread, ctx_address;
+	/* The tid of the event the last getnext returned, if @has_event:
+	 * none since open or rewind (posix_trace_event_tid_np()). */
+	int has_event;
+	uint32_t event_tid;
 };
 
 /* log_read.c */
@@ -79,5 +83,6 @@ int pt_log_get_status(trace_id_t trid, struct posix_trace_status_info *st);
 int pt_log_get_name(trace_id_t trid, trace_event_id_t event, char *name);
 int pt_log_typelist_next(trace_id_t trid, trace_event_id_t *event, int *unavailable);
 int pt_log_typelist_rewind(trace_id_t trid);
+int pt_log_event_tid(trace_id_t trid, pid_t *tid);
 
 #endif /* PT_LOG_READ_H */

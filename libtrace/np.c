@@ -15,7 +15,9 @@
 #include <time.h>
 
 #include "internal.h"
+#include "handle.h"
 #include "log_read.h"
+#include "out.h"
 
 PT_EXPORT int posix_trace_attr_getfullwait_np(const trace_attr_t *__restrict attr,
 					      struct timespec *__restrict wait)
@@ -56,4 +58,40 @@ PT_EXPORT int posix_trace_get_losses_np(trace_id_t trid,
 	if (!losses || trid >= 0)
 		return EINVAL;
 	return pt_log_get_losses(trid, losses);
+}
+
+/* posix_trace_event_tid_np(3) of an active stream: under the lock its
+ * readers store it with. */
+static int pt_stream_event_tid(trace_id_t trid, pid_t *tid)
+{
+	struct pt_handle *h = pt_handle_get(trid);
+	uint64_t last;
+	int dead;
+
+	if (!h)
+		return EINVAL;
+	pt_lock(&h->lock);
+	dead = h->dead;
+	last = h->last_tid;
+	pt_unlock(&h->lock);
+	pt_handle_put(h);
+	if (dead || !(last & PT_LAST_EVENT))
+		return EINVAL;
+	*tid = (pid_t)(uint32_t)last;
+	return 0;
+}
+
+/*
+ * The kernel thread id of the event that the last getnext call on @trid
+ * returned: what posix_thread_id cannot say of a kernel event (no
+ * pthread_t), and what tells the threads of a process apart for them.
+ * Concurrent readers of one @trid share it: the last call's event wins.
+ */
+PT_EXPORT int posix_trace_event_tid_np(trace_id_t trid, pid_t *tid)
+{
+	if (!tid)
+		return EINVAL;
+	if (trid < 0)	/* pre-recorded (log_open.c) */
+		return pt_log_event_tid(trid, tid);
+	return pt_stream_event_tid(trid, tid);
 }

@@ -31,9 +31,15 @@ static inline void pt_to_timespec(const struct pt_handle *h, uint64_t mono,
 	ts->tv_nsec = (long)(real % 1000000000u);
 }
 
-static inline void pt_fill_info(const struct pt_handle *h, const struct posix_trace_record *r,
+/* h->last_tid holds an event's tid: a tid of 0 (none) is still an event. */
+#define PT_LAST_EVENT	(1ull << 32)
+
+/* Under h->lock, for an event that goes to the caller: its tid is kept
+ * for posix_trace_event_tid_np() (one store: this is every event's path). */
+static inline void pt_fill_info(struct pt_handle *h, const struct posix_trace_record *r,
 			 struct posix_trace_event_info *ev)
 {
+	h->last_tid = PT_LAST_EVENT | r->tid;
 	ev->posix_event_id = r->event_id;
 	ev->posix_pid = (pid_t)r->pid;
 	ev->posix_prog_address = (void *)(uintptr_t)r->address;

@@ -143,6 +143,7 @@ void pt_cursors_reset(struct pt_handle *h)
 	h->npending = 0;
 	h->pending_head = 0;
 	h->safe_ts = 0;
+	h->last_tid = 0;	/* what was read is gone */
 }
 
 /* posix_trace_clear() emptied every lane, by @when: control events the

@@ -60,6 +60,7 @@ struct fz_shared {
 		atomic_long blocked, block_ms;	/* ops on blocked logs, slowest */
 		atomic_long refused;		/* creates on a churning group */
 		atomic_long signal_runs;	/* children signalled under SIGNAL */
+		atomic_long fault_runs, hotplugs; /* children under FAULT, CPU off/on */
 	} fa;
 	uint64_t digest;		/* of process 0 thread 0 */
 	long det_steps;
@@ -160,7 +161,7 @@ enum fz_op {
 	OP_OPEN = 1, OP_CLOSE, OP_IOCTL, OP_UNKNOWN, OP_MMAP, OP_MAPOP,
 	OP_LIB, OP_FORK, OP_KILL, OP_EXEC, OP_THREAD, OP_LOGREAD,
 	OP_TREE, OP_LANES, OP_SETID, OP_MAPFORK, OP_BLOCKLOG, OP_PROCFORK,
-	OP_REFUSED, OP_SIGNALS,
+	OP_REFUSED, OP_SIGNALS, OP_FAULTS,
 	OP_IOCTL_BASE = 100, OP_LIB_BASE = 200, OP_MAP_BASE = 300,
 	OP_MADV_BASE = 400,
 };
@@ -203,5 +204,6 @@ void op_procfork(struct fz_thr *t);
 void op_blocklog(struct fz_thr *t);
 void op_refused(struct fz_thr *t);
 void op_signals(struct fz_thr *t);
+void op_faults(struct fz_thr *t);
 
 #endif /* FUZZ_H */

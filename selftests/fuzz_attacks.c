@@ -247,10 +247,11 @@ static uint32_t fa_kclasses(uint32_t r)
 	static const uint32_t mix[] = { 0, POSIX_TRACE_KCLASS_SYSCALL,
 					POSIX_TRACE_KCLASS_SIGNAL,
 					POSIX_TRACE_KCLASS_SCHED,
+					POSIX_TRACE_KCLASS_FAULT,
 					POSIX_TRACE_KCLASS_PROCESS,
 					POSIX_TRACE_KCLASS_ALL };
 
-	return mix[r % 6];
+	return mix[r % 7];
 }
 
 static int fa_create(int fd, const struct fa_spec *sp, struct posix_trace_create *c)
@@ -2768,6 +2769,160 @@ void op_signals(struct fz_thr *t)
 		else
 			fz_check_status("signal child", pid, status);
 		atomic_fetch_add(&sh->fa.signal_runs, 1);
+	}
+	if (trid)
+		fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, trid);
+	fa_close(&fd);
+}
+
+/*
+ * The FAULT class under fire (issue 23): a child traced with it faults
+ * as fast as a process can, from two threads: first touches, pages
+ * dropped with MADV_DONTNEED and touched again, copy-on-write after a
+ * fork, protection flips, and a file mapping whose cache it drops
+ * (major faults), while its parent stops, starts and finally shuts the
+ * stream down under it.  As root, now and then, CPU 1 goes offline and
+ * online meanwhile: its perf counters are removed and created again
+ * under the faults.  The kernel must neither warn nor lose the child.
+ */
+#define FA_FAULT_PAGES	64
+
+static void fa_fault_loop(char *p, long pg, uint64_t end, int exe)
+{
+	unsigned int i, round = 0;
+
+	while (!fa_past(end)) {
+		for (i = 0; i < FA_FAULT_PAGES; i++)
+			p[i * pg] = (char)i;
+		if (round & 1) {
+			madvise(p, FA_FAULT_PAGES * pg, MADV_DONTNEED);
+		} else {	/* write faults on a page made writable again */
+			mprotect(p, pg, PROT_READ);
+			mprotect(p, pg, PROT_READ | PROT_WRITE);
+		}
+		if (exe >= 0 && !(round % 8))
+			posix_fadvise(exe, 0, 0, POSIX_FADV_DONTNEED);
+		round++;
+	}
+}
+
+struct fa_fault_arg {
+	char *p;
+	long pg;
+	uint64_t end;
+};
+
+static void *fa_fault_thread(void *arg)
+{
+	struct fa_fault_arg *a = arg;
+
+	fa_fault_loop(a->p, a->pg, a->end, -1);
+	return NULL;
+}
+
+static void __attribute__((noreturn)) fa_fault_child(int go, unsigned int ms)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct fa_fault_arg a = { .pg = pg };
+	int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	volatile char sink = 0;
+	const char *img = MAP_FAILED;
+	struct stat sb;
+	pthread_t th;
+	size_t off;
+	pid_t pid;
+
+	a.p = mmap(NULL, 2 * FA_FAULT_PAGES * pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a.p == MAP_FAILED)
+		_exit(0);
+	if (exe >= 0 && !fstat(exe, &sb))
+		img = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE, exe, 0);
+	fa_get(go, FZ_STEP_BOUND_MS / 2);
+	a.end = fa_after_ms(ms);
+	if (pthread_create(&th, NULL, fa_fault_thread, &(struct fa_fault_arg){
+				   .p = a.p + FA_FAULT_PAGES * pg, .pg = pg, .end = a.end }))
+		th = 0;
+	pid = fork();	/* copy-on-write faults in both */
+	if (pid == 0) {
+		fa_fault_loop(a.p, pg, a.end, -1);
+		_exit(0);
+	}
+	fa_fault_loop(a.p, pg, a.end, exe);
+	for (off = 0; img != MAP_FAILED && off < (size_t)sb.st_size; off += pg)
+		sink += img[off];
+	if (th)
+		pthread_join(th, NULL);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	_exit(0);
+}
+
+/* As root: CPU 1 offline then online; false if it cannot be. */
+static bool fa_cpu1(const char *v)
+{
+	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, v, 1) == 1;
+	close(fd);
+	return ok;
+}
+
+void op_faults(struct fz_thr *t)
+{
+	struct fa_spec sp = { .policy = 1 + rn(t, 2), .size = rn(t, 2) ? 4096 : 65536,
+			      .log_fd = -1, .kclasses = POSIX_TRACE_KCLASS_FAULT |
+			      fa_kclasses(rnd(t)) };
+	unsigned int i, ms = 5 + rn(t, 50);
+	bool hotplug = !getuid() && !rn(t, 8);
+	struct posix_trace_create c;
+	int fd, go[2], status;
+	uint32_t trid = 0;
+	pid_t pid;
+
+	t->op = "faults into a stream of class FAULT";
+	if (t->p->depth > 0)
+		return;
+	fz_note(t, OP_FAULTS, sp.policy);
+	if (pipe2(go, O_CLOEXEC))
+		return;
+	pid = fa_fork();
+	if (pid == 0) {
+		close(go[1]);
+		fa_fault_child(go[0], ms);
+	}
+	close(go[0]);
+	fd = pid > 0 ? fa_dev() : -1;
+	if (fd >= 0) {
+		sp.pid = pid;
+		if (!fa_create(fd, &sp, &c)) {
+			trid = c.trid;
+			fa_ctl(fd, POSIX_TRACE_IOC_START, trid);
+		}
+	}
+	fa_put(go[1]);
+	close(go[1]);
+	if (hotplug && fa_cpu1("0")) {
+		fa_cpu1("1");
+		atomic_fetch_add(&sh->fa.hotplugs, 1);
+	}
+	for (i = 0; trid && i < 4; i++) {
+		usleep(1000 * rn(t, 5));
+		fa_ctl(fd, rn(t, 2) ? POSIX_TRACE_IOC_STOP : POSIX_TRACE_IOC_START, trid);
+	}
+	if (trid && rn(t, 2)) {	/* shut down under the faults */
+		fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, trid);
+		trid = 0;
+	}
+	if (pid > 0) {
+		if (!fa_reap(pid, FZ_STEP_BOUND_MS / 2, &status))
+			fa_kill_reap(pid);
+		else
+			fz_check_status("fault child", pid, status);
+		atomic_fetch_add(&sh->fa.fault_runs, 1);
 	}
 	if (trid)
 		fa_ctl(fd, POSIX_TRACE_IOC_SHUTDOWN, trid);

@@ -406,6 +406,7 @@ static void fz_fill_valid(struct fz_thr *t, int c, unsigned char *buf,
 			a->kernel_classes = rn(t, 8) ? rn(t, 2) * POSIX_TRACE_KCLASS_SYSCALL +
 					    rn(t, 2) * POSIX_TRACE_KCLASS_SIGNAL +
 					    rn(t, 2) * POSIX_TRACE_KCLASS_SCHED +
+					    rn(t, 2) * POSIX_TRACE_KCLASS_FAULT +
 					    rn(t, 2) * POSIX_TRACE_KCLASS_PROCESS :
 					    (uint32_t)rnd(t);
 		break;
@@ -1562,6 +1563,7 @@ static const struct fz_kind_def {
 	{ op_tree, 3 }, { op_lanes_flush, 4 }, { op_setid, 6 },
 	{ op_mapfork, 12 }, { op_blocklog, 3 }, { op_procfork, 2 },
 	{ op_lanes_read, 4 }, { op_refused, 2 }, { op_signals, 6 },
+	{ op_faults, 6 },
 };
 #define FZ_NR_KINDS	(int)(sizeof(fz_kinds) / sizeof(fz_kinds[0]))
 #define FZ_OPS_ALL	((1L << FZ_NR_KINDS) - 1)
@@ -1573,9 +1575,9 @@ static const struct fz_kind_def {
  * kernel's flusher, create racing a set-ID exec, madvise/mremap/fork of
  * the mappings, logs that block, a status page kept on fork, lying lanes
  * against the library's reader, creates refused on a group whose threads
- * exit, signals by every path into a stream of class SIGNAL.  For
- * narrowing a failure down; a seed
- * replays only with the same mask.
+ * exit, signals by every path into a stream of class SIGNAL, faults of
+ * every kind into a stream of class FAULT (CPU 1 off and on, as root).
+ * For narrowing a failure down; a seed replays only with the same mask.
  */
 static unsigned long fz_ops_mask = FZ_OPS_ALL;
 #define FZ_FIRST_ATTACK		11
@@ -1914,7 +1916,7 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	       (unsigned long long)fz_seed, atomic_load(&sh->steps), atomic_load(&sh->streams),
 	       atomic_load(&sh->maps), atomic_load(&sh->forks), atomic_load(&sh->kills),
 	       atomic_load(&sh->execs));
-	TH_LOG("seed %llu: %ld trees of %ld processes, the deepest chain %ld; %ld lane runs, %ld lies, %ld flushes and reads; %ld set-ID races, %ld creates; %ld map ops, %ld fork checks, %ld status page checks; %ld ops on blocked logs, the slowest %ld ms; %ld refused creates; %ld signalled children",
+	TH_LOG("seed %llu: %ld trees of %ld processes, the deepest chain %ld; %ld lane runs, %ld lies, %ld flushes and reads; %ld set-ID races, %ld creates; %ld map ops, %ld fork checks, %ld status page checks; %ld ops on blocked logs, the slowest %ld ms; %ld refused creates; %ld signalled children; %ld faulting children, %ld CPU hotplugs",
 	       (unsigned long long)fz_seed, atomic_load(&sh->fa.trees),
 	       atomic_load(&sh->fa.tree_procs), atomic_load(&sh->fa.deepest),
 	       atomic_load(&sh->fa.lanes),
@@ -1923,7 +1925,8 @@ TEST_F_TIMEOUT(fuzz, random_sequences_crash_hang_and_leak_nothing, 7200)
 	       atomic_load(&sh->fa.map_ops), atomic_load(&sh->fa.fork_checks),
 	       atomic_load(&sh->fa.page_checks), atomic_load(&sh->fa.blocked),
 	       atomic_load(&sh->fa.block_ms), atomic_load(&sh->fa.refused),
-	       atomic_load(&sh->fa.signal_runs));
+	       atomic_load(&sh->fa.signal_runs), atomic_load(&sh->fa.fault_runs),
+	       atomic_load(&sh->fa.hotplugs));
 	EXPECT_EQ(0, atomic_load(&sh->bad)) {
 		TH_LOG("seed %llu: %s", (unsigned long long)fz_seed, sh->why);
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kevents_test - kernel events (issue 23), classes SYSCALL, SIGNAL, SCHED
- * and PROCESS of posix_trace_attr_setkernelclasses_np(3): off by default; system calls of
+ * kevents_test - kernel events (issue 23), classes SYSCALL, SIGNAL, SCHED,
+ * FAULT and PROCESS of posix_trace_attr_setkernelclasses_np(3): off by default; system calls of
  * the traced thread between its own events, in timestamp order; paths
  * copied without faulting, cut at the limit or at an inaccessible page;
  * the filter; probes registered only while a stream asks; fork, exec and
@@ -10,10 +10,13 @@
  * the right to trace; signals generated for and delivered to a traced
  * process (the sender, the result, the action), and none of an untraced
  * one; a thread off its CPU on a pipe, woken by the writer, and a stopped
- * child.
+ * child; minor faults at the addresses touched, in user mode or inside a
+ * system call (no kernel address), major faults of a file mapping, the
+ * filter, and none of an untraced child.
  */
 #include "pt_selftest.h"
 
+#include <sys/stat.h>
 #include <linux/posix_trace_kernel.h>
 
 #define MAX_EV		8192
@@ -136,7 +139,7 @@ static int count_kernel(FIXTURE_DATA(kev) *self)
 	for (i = 0; i < self->n; i++) {
 		trace_event_id_t id = self->ev[i].info.posix_event_id;
 
-		k += id >= POSIX_TRACE_SYSCALL_ENTRY_NP && id <= 26;
+		k += id >= POSIX_TRACE_SYSCALL_ENTRY_NP && id <= POSIX_TRACE_FAULT_MINOR_NP;
 	}
 	return k;
 }
@@ -437,7 +440,7 @@ TEST_F(kev, class_bits_outside_those_offered_are_refused)
 	trace_attr_t a;
 
 	ASSERT_EQ(0, posix_trace_attr_init(&a));
-	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 3));
+	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 5));
 	EXPECT_EQ(EINVAL, posix_trace_attr_setkernelclasses_np(&a, 1u << 31));
 	EXPECT_EQ(0, posix_trace_attr_getkernelclasses_np(&a, &classes));
 	EXPECT_EQ(0u, classes);
@@ -922,9 +925,15 @@ enum { K_OK, K_SETUP, K_NO_DETACH, K_LEAKED, K_MISSING, K_CREATE, K_START,
  * The classes whose records of the child after its execve entry can only
  * be the new image's: a SCHED record after the entry may still be the
  * old image's (it blocks reading the file), so SCHED has its own test.
+ * FAULT is here because the kernel faults the new image's stack in
+ * (create_elf_tables()) inside the exec, after it committed the raised
+ * credentials and before the lifecycle could detach anyone: the window
+ * pt_kev_proc_of() closes.  The old image's faults inside execve() are
+ * get_user_pages() (its arguments), which are not recorded, or on its
+ * own memory (old_image_fault()).
  */
 #define K_CLASSES	(POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP | \
-			 POSIX_TRACE_KERNEL_PROCESS_NP)
+			 POSIX_TRACE_KERNEL_FAULT_NP | POSIX_TRACE_KERNEL_PROCESS_NP)
 
 /*
  * A child running as NOBODY execs the set-user-ID @bin (@argv0, @arg or
@@ -971,6 +980,27 @@ static int raised_exec_run(const char *bin, const char *argv0, const char *arg,
 	return K_OK;
 }
 
+/*
+ * A fault the kernel takes inside execve() on the old image's memory
+ * (clearing the set_tid_address() word as the old address space is
+ * released, before the new credentials) is the old image's.  The child
+ * was forked from this controller: its old image's pages are mapped
+ * here too, at the same addresses, and the new image's (randomized, in
+ * another address space) almost surely not.
+ */
+static bool old_image_fault(const struct st_ev *e)
+{
+	const struct posix_trace_fault *f = (const void *)e->data;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (e->info.posix_event_id != POSIX_TRACE_FAULT_MINOR_NP &&
+	    e->info.posix_event_id != POSIX_TRACE_FAULT_MAJOR_NP)
+		return false;
+	if (e->len < sizeof(*f) || (f->flags & POSIX_TRACE_FAULT_USER))
+		return false;
+	return !msync((void *)(uintptr_t)(f->address & ~(uint64_t)(pg - 1)), pg, MS_ASYNC);
+}
+
 static int raised_exec_controller(const char *bin, bool drop)
 {
 	static struct st_ev ev[MAX_EV];
@@ -996,7 +1026,8 @@ static int raised_exec_controller(const char *bin, bool drop)
 			detached = true;
 		else if (id == POSIX_TRACE_PROCESS_EXEC_NP)
 			exec = true;
-		else if (entry && id >= POSIX_TRACE_SYSCALL_ENTRY_NP && id <= 26)
+		else if (entry && id >= POSIX_TRACE_SYSCALL_ENTRY_NP &&
+			 id <= POSIX_TRACE_FAULT_MINOR_NP && !old_image_fault(&ev[i]))
 			after = true;
 	}
 	posix_trace_shutdown(trid);
@@ -1092,6 +1123,316 @@ TEST_F(kev, the_new_image_of_a_raised_exec_is_not_scheduled_for_an_unprivileged_
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(K_OK, WEXITSTATUS(status));
 	unlink(bin);
+}
+
+/* ------------------------------------------------------------------ */
+/* Class FAULT                                                         */
+/* ------------------------------------------------------------------ */
+
+#define K_PAGES		16
+
+static const struct posix_trace_fault *fault_of(const struct st_ev *e, pid_t pid,
+						trace_event_id_t id)
+{
+	if (e->info.posix_event_id != id || e->info.posix_pid != pid ||
+	    e->len < sizeof(struct posix_trace_fault))
+		return NULL;
+	return (const void *)e->data;
+}
+
+/* Faults @id of @pid at an address in [@lo, @lo + @len), from @from on. */
+static int count_faults(FIXTURE_DATA(kev) *self, int from, int to, pid_t pid,
+			trace_event_id_t id, const void *lo, size_t len)
+{
+	int i, k = 0;
+
+	for (i = from; i < to; i++) {
+		const struct posix_trace_fault *f = fault_of(&self->ev[i], pid, id);
+
+		k += f && f->address >= (uintptr_t)lo && f->address < (uintptr_t)lo + len;
+	}
+	return k;
+}
+
+/*
+ * A first write to each page of fresh anonymous memory is a minor fault
+ * taken in user mode, at the written address, by the instruction that
+ * wrote, in order between the user events around the writes.
+ */
+TEST_F(kev, first_touches_of_anonymous_memory_are_minor_faults_at_their_addresses)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	const struct posix_trace_fault *f;
+	int a, b, i, seen = 0;
+	char *p;
+
+	p = mmap(NULL, K_PAGES * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_FAULT_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	for (i = 0; i < K_PAGES; i++)
+		p[i * pg + 100] = 1;
+	user_event('b');
+	stop_and_drain(_metadata, self);
+	a = index_of(self, 'a');
+	b = index_of(self, 'b');
+	ASSERT_LE(0, a);
+	ASSERT_LT(a, b);
+	for (i = a + 1; i < b; i++) {
+		f = fault_of(&self->ev[i], getpid(), POSIX_TRACE_FAULT_MINOR_NP);
+		if (!f || f->address < (uintptr_t)p || f->address >= (uintptr_t)p + K_PAGES * pg)
+			continue;
+		EXPECT_EQ(100u, f->address % pg);
+		EXPECT_EQ((uint32_t)POSIX_TRACE_FAULT_USER, f->flags);
+		/* the writing instruction is the test's own code */
+		EXPECT_NE(0u, f->ip);
+		EXPECT_LT(f->ip, 1ull << 47);
+		EXPECT_EQ(0u, f->reserved);
+		seen++;
+	}
+	EXPECT_EQ(K_PAGES, seen);
+	/* nothing of these pages outside the span */
+	EXPECT_EQ(0, count_faults(self, 0, a, getpid(), POSIX_TRACE_FAULT_MINOR_NP, p,
+				  K_PAGES * pg));
+	munmap(p, K_PAGES * pg);
+}
+
+/*
+ * The kernel's own fault on the thread's memory, inside read(): the
+ * thread's address, but no instruction address (it is the kernel's) and
+ * no POSIX_TRACE_FAULT_USER.
+ */
+TEST_F(kev, a_fault_inside_a_system_call_carries_no_kernel_address)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	const struct posix_trace_fault *f = NULL;
+	int a, b, i, fd;
+	char *p;
+
+	fd = open("/dev/zero", O_RDONLY);
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_FAULT_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	ASSERT_EQ(64, read(fd, p + 64, 64));
+	user_event('b');
+	stop_and_drain(_metadata, self);
+	close(fd);
+	a = index_of(self, 'a');
+	b = index_of(self, 'b');
+	ASSERT_LE(0, a);
+	ASSERT_LT(a, b);
+	for (i = a + 1; i < b && !f; i++) {
+		f = fault_of(&self->ev[i], getpid(), POSIX_TRACE_FAULT_MINOR_NP);
+		if (f && (f->address < (uintptr_t)p || f->address >= (uintptr_t)p + pg))
+			f = NULL;
+	}
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0u, f->flags);
+	EXPECT_EQ(0u, f->ip);
+	munmap(p, pg);
+}
+
+/*
+ * An uninstrumented child maps a file whose pages it dropped from the
+ * page cache (posix_fadvise(POSIX_FADV_DONTNEED)) and reads every page:
+ * the kernel reads them in, and the first of these faults at least is a
+ * major one, in the mapping.  The file is this program: what the loader
+ * did not map of it (its symbols) is not cached after the drop.
+ */
+TEST_F(kev, a_child_reading_a_file_mapping_not_in_memory_takes_major_faults)
+{
+	volatile char sink = 0;
+	int status, go[2], fd;
+	struct stat sb;
+	size_t len, off;
+	pid_t child;
+	char *p, c;
+
+	fd = open("/proc/self/exe", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fstat(fd, &sb));
+	len = sb.st_size;
+	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+			_exit(3);
+		for (off = 0; off < len; off += 4096)
+			sink += p[off];
+		_exit(0);
+	}
+	close(go[0]);
+	ASSERT_EQ(0, kev_create(child, POSIX_TRACE_KERNEL_FAULT_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	stop_and_drain(_metadata, self);
+	close(go[1]);
+	close(fd);
+	EXPECT_LE(1, count_faults(self, 0, self->n, child, POSIX_TRACE_FAULT_MAJOR_NP, p, len));
+	EXPECT_LE(1, count_faults(self, 0, self->n, child, POSIX_TRACE_FAULT_MINOR_NP, p, len) +
+		     count_faults(self, 0, self->n, child, POSIX_TRACE_FAULT_MAJOR_NP, p, len));
+	munmap(p, len);
+}
+
+/* The standard filter applies: minor faults filtered, majors are not. */
+TEST_F(kev, filtered_minor_faults_are_not_recorded)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	trace_event_set_t set;
+	int i, a;
+	char *p;
+
+	p = mmap(NULL, K_PAGES * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_FAULT_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
+	ASSERT_EQ(0, posix_trace_eventset_add(POSIX_TRACE_FAULT_MINOR_NP, &set));
+	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &set, POSIX_TRACE_SET_EVENTSET));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	for (i = 0; i < K_PAGES; i++)
+		p[i * pg] = 1;
+	user_event('a');
+	stop_and_drain(_metadata, self);
+	a = index_of(self, 'a');
+	ASSERT_LE(0, a);
+	for (i = 0; i < self->n; i++)
+		EXPECT_NE((trace_event_id_t)POSIX_TRACE_FAULT_MINOR_NP, self->ev[i].info.posix_event_id);
+	munmap(p, K_PAGES * pg);
+}
+
+/* REQ: only processes the stream traces produce kernel events. */
+TEST_F(kev, faults_of_an_untraced_child_are_not_recorded)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	int i, status;
+	pid_t child;
+	char *p;
+
+	p = mmap(NULL, K_PAGES * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_FAULT_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		for (i = 0; i < K_PAGES; i++)
+			p[i * pg] = 1;
+		_exit(0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	user_event('z');
+	stop_and_drain(_metadata, self);
+	ASSERT_LE(0, index_of(self, 'z'));
+	for (i = 0; i < self->n; i++) {
+		trace_event_id_t id = self->ev[i].info.posix_event_id;
+
+		if (id == POSIX_TRACE_FAULT_MINOR_NP || id == POSIX_TRACE_FAULT_MAJOR_NP)
+			EXPECT_EQ(getpid(), self->ev[i].info.posix_pid);
+	}
+}
+
+/* perf's counters exist only while a stream asks for the class. */
+TEST_F(kev, fault_counters_exist_only_while_a_stream_asks)
+{
+	struct posix_trace_stats st;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		ASSERT_EQ(0, st_stats(&st));
+		if (!(st.kernel_classes & POSIX_TRACE_KERNEL_FAULT_NP))
+			break;
+		usleep(10000);
+	}
+	if (st.kernel_classes & POSIX_TRACE_KERNEL_FAULT_NP)
+		ST_SKIP("another stream records faults");
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_FAULT_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_stats(&st));
+	EXPECT_TRUE((st.kernel_classes & POSIX_TRACE_KERNEL_FAULT_NP) != 0);
+	ASSERT_EQ(0, posix_trace_shutdown(self->trid));
+	self->trid = 0;
+	for (i = 0; i < 500; i++) {
+		ASSERT_EQ(0, st_stats(&st));
+		if (!(st.kernel_classes & POSIX_TRACE_KERNEL_FAULT_NP))
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(0u, st.kernel_classes & POSIX_TRACE_KERNEL_FAULT_NP);
+}
+
+static bool cpu1_online(const char *v)
+{
+	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, v, 1) == 1;
+	close(fd);
+	return ok;
+}
+
+/*
+ * perf drops a CPU's counters when it goes offline: the module makes new
+ * ones when it comes back (kev_fault.c), so the faults of a thread
+ * running there are recorded again.  As root, on a machine with a CPU 1.
+ */
+TEST_F(kev, faults_on_a_cpu_that_went_offline_and_came_back_are_recorded)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	cpu_set_t one;
+	int a, i;
+	char *p;
+
+	ST_REQUIRE_ROOT();
+	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_FAULT_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	if (!cpu1_online("0"))
+		ST_SKIP("CPU 1 cannot go offline here");
+	ASSERT_TRUE(cpu1_online("1"));
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	/* the counters come back from a work item after the CPU is online */
+	usleep(200000);
+	p = mmap(NULL, K_PAGES * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	user_event('a');
+	for (i = 0; i < K_PAGES; i++)
+		p[i * pg] = 1;
+	stop_and_drain(_metadata, self);
+	CPU_ZERO(&one);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	a = index_of(self, 'a');
+	ASSERT_LE(0, a);
+	EXPECT_EQ(K_PAGES, count_faults(self, a, self->n, getpid(), POSIX_TRACE_FAULT_MINOR_NP,
+					p, K_PAGES * pg));
+	munmap(p, K_PAGES * pg);
 }
 
 TEST_HARNESS_MAIN

@@ -254,7 +254,8 @@ PT_FN(__posix_trace_sysconf, long, (int));
 
 /*
  * The implementation-defined (_np) additions, each announced by its
- * feature macro: never-lose mode, loss counts, kernel events.
+ * feature macro: never-lose mode, loss counts, kernel events, the thread
+ * id of the event last read.
  */
 #if !defined(_POSIX_TRACE_FULLWAIT_NP) || !defined(_POSIX_TRACE_LOSSES_NP) || \
     !defined(_POSIX_TRACE_KERNEL_EVENTS_NP)
@@ -270,19 +271,24 @@ PT_FN(posix_trace_attr_getkernelclasses_np, int,
       (const trace_attr_t *, unsigned int *));
 PT_FN(posix_trace_attr_setkernelclasses_np, int, (trace_attr_t *, unsigned int));
 
+#if !defined(_POSIX_TRACE_EVENT_TID_NP)
+#error "_POSIX_TRACE_EVENT_TID_NP"
+#endif
+PT_FN(posix_trace_event_tid_np, int, (trace_id_t, pid_t *));
+
 /* The classes are bits, ALL their union; the ids are system ids. */
 unsigned int pt_kernel_classes[] = {
 	POSIX_TRACE_KERNEL_SYSCALL_NP, POSIX_TRACE_KERNEL_SIGNAL_NP,
-	POSIX_TRACE_KERNEL_SCHED_NP, POSIX_TRACE_KERNEL_PROCESS_NP,
-	POSIX_TRACE_KERNEL_ALL_NP,
+	POSIX_TRACE_KERNEL_SCHED_NP, POSIX_TRACE_KERNEL_FAULT_NP,
+	POSIX_TRACE_KERNEL_PROCESS_NP, POSIX_TRACE_KERNEL_ALL_NP,
 };
 trace_event_id_t pt_kernel_ids[] = {
 	POSIX_TRACE_SYSCALL_ENTRY_NP, POSIX_TRACE_SYSCALL_EXIT_NP,
 	POSIX_TRACE_SIGNAL_GENERATE_NP, POSIX_TRACE_SIGNAL_DELIVER_NP,
 	POSIX_TRACE_SCHED_OUT_NP, POSIX_TRACE_SCHED_IN_NP,
-	POSIX_TRACE_SCHED_WAKEUP_NP,
+	POSIX_TRACE_SCHED_WAKEUP_NP, POSIX_TRACE_FAULT_MAJOR_NP,
 	POSIX_TRACE_PROCESS_FORK_NP, POSIX_TRACE_PROCESS_EXEC_NP,
-	POSIX_TRACE_PROCESS_EXIT_NP,
+	POSIX_TRACE_PROCESS_EXIT_NP, POSIX_TRACE_FAULT_MINOR_NP,
 };
 PT_ASSERT(kclass_bits, (POSIX_TRACE_KERNEL_SYSCALL_NP &
 			POSIX_TRACE_KERNEL_PROCESS_NP) == 0);
@@ -293,13 +299,19 @@ PT_ASSERT(kclass_bits3, (POSIX_TRACE_KERNEL_SIGNAL_NP &
 PT_ASSERT(kclass_bits4, (POSIX_TRACE_KERNEL_SCHED_NP &
 			 (POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP |
 			  POSIX_TRACE_KERNEL_PROCESS_NP)) == 0);
+PT_ASSERT(kclass_bits5, (POSIX_TRACE_KERNEL_FAULT_NP &
+			 (POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP |
+			  POSIX_TRACE_KERNEL_SCHED_NP |
+			  POSIX_TRACE_KERNEL_PROCESS_NP)) == 0);
 PT_ASSERT(kclass_syscall, POSIX_TRACE_KERNEL_SYSCALL_NP == 0x01u);
 PT_ASSERT(kclass_signal, POSIX_TRACE_KERNEL_SIGNAL_NP == 0x02u);
 PT_ASSERT(kclass_sched, POSIX_TRACE_KERNEL_SCHED_NP == 0x04u);
+PT_ASSERT(kclass_fault, POSIX_TRACE_KERNEL_FAULT_NP == 0x08u);
 PT_ASSERT(kclass_process, POSIX_TRACE_KERNEL_PROCESS_NP == 0x10u);
 PT_ASSERT(kclass_all, POSIX_TRACE_KERNEL_ALL_NP ==
 	  (POSIX_TRACE_KERNEL_SYSCALL_NP | POSIX_TRACE_KERNEL_SIGNAL_NP |
-	   POSIX_TRACE_KERNEL_SCHED_NP | POSIX_TRACE_KERNEL_PROCESS_NP));
+	   POSIX_TRACE_KERNEL_SCHED_NP | POSIX_TRACE_KERNEL_FAULT_NP |
+	   POSIX_TRACE_KERNEL_PROCESS_NP));
 PT_ASSERT(kid_entry, POSIX_TRACE_SYSCALL_ENTRY_NP == 16);
 PT_ASSERT(kid_exit, POSIX_TRACE_SYSCALL_EXIT_NP == 17);
 PT_ASSERT(kid_generate, POSIX_TRACE_SIGNAL_GENERATE_NP == 18);
@@ -307,7 +319,9 @@ PT_ASSERT(kid_deliver, POSIX_TRACE_SIGNAL_DELIVER_NP == 19);
 PT_ASSERT(kid_sched_out, POSIX_TRACE_SCHED_OUT_NP == 20);
 PT_ASSERT(kid_sched_in, POSIX_TRACE_SCHED_IN_NP == 21);
 PT_ASSERT(kid_wakeup, POSIX_TRACE_SCHED_WAKEUP_NP == 22);
+PT_ASSERT(kid_fault_major, POSIX_TRACE_FAULT_MAJOR_NP == 23);
 PT_ASSERT(kid_fork, POSIX_TRACE_PROCESS_FORK_NP == 24);
 PT_ASSERT(kid_exec, POSIX_TRACE_PROCESS_EXEC_NP == 25);
 PT_ASSERT(kid_pexit, POSIX_TRACE_PROCESS_EXIT_NP == 26);
+PT_ASSERT(kid_fault_minor, POSIX_TRACE_FAULT_MINOR_NP == 27);
 PT_ASSERT(kid_type, sizeof(POSIX_TRACE_SYSCALL_ENTRY_NP) == sizeof(trace_event_id_t));

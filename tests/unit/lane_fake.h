@@ -67,16 +67,16 @@ static inline void lf_ring_put(uint8_t *ring, uint64_t size, uint64_t pos,
 		memcpy(ring, (const uint8_t *)src + first, len - first);
 }
 
-/* A record of @id stamped @ts with @len bytes of @data at @pos of a ring;
- * returns its size. */
-static inline uint32_t lf_rec_put(uint8_t *ring, uint64_t size, uint64_t pos,
-				  uint32_t id, uint64_t ts, uint64_t seq,
-				  const void *data, uint32_t len)
+/* A record of @id of thread @tid stamped @ts with @len bytes of @data at
+ * @pos of a ring; returns its size. */
+static inline uint32_t lf_rec_put_tid(uint8_t *ring, uint64_t size, uint64_t pos,
+				      uint32_t id, uint64_t ts, uint64_t seq, uint32_t tid,
+				      const void *data, uint32_t len)
 {
 	uint8_t buf[LF_HDR + 2 * sizeof(trace_event_set_t) + 8];
 	struct posix_trace_record r = {
 		.size = (uint32_t)PT_ROUND8(LF_HDR + len), .event_id = id,
-		.data_len = len, .seq = seq, .timestamp = ts,
+		.tid = tid, .data_len = len, .seq = seq, .timestamp = ts,
 	};
 
 	memset(buf, 0, sizeof(buf));
@@ -87,15 +87,29 @@ static inline uint32_t lf_rec_put(uint8_t *ring, uint64_t size, uint64_t pos,
 	return r.size;
 }
 
-/* The kernel records @id at @ts in its lane (no eviction: tests stay
- * within its capacity). */
-static inline void lf_kernel(struct lf *f, uint32_t id, uint64_t ts,
-			     const void *data, uint32_t len)
+/* The same without a thread (tid 0). */
+static inline uint32_t lf_rec_put(uint8_t *ring, uint64_t size, uint64_t pos,
+				  uint32_t id, uint64_t ts, uint64_t seq,
+				  const void *data, uint32_t len)
+{
+	return lf_rec_put_tid(ring, size, pos, id, ts, seq, 0, data, len);
+}
+
+/* The kernel records @id of thread @tid at @ts in its lane (no eviction:
+ * tests stay within its capacity). */
+static inline void lf_kernel_tid(struct lf *f, uint32_t id, uint64_t ts, uint32_t tid,
+				 const void *data, uint32_t len)
 {
 	uint64_t head = f->kd->head;
 
-	head += lf_rec_put(f->kring, LF_KSIZE, head, id, ts, f->kseq++, data, len);
+	head += lf_rec_put_tid(f->kring, LF_KSIZE, head, id, ts, f->kseq++, tid, data, len);
 	__atomic_store_n(&f->kd->head, head, __ATOMIC_RELEASE);
+}
+
+static inline void lf_kernel(struct lf *f, uint32_t id, uint64_t ts,
+			     const void *data, uint32_t len)
+{
+	lf_kernel_tid(f, id, ts, 0, data, len);
 }
 
 /* START, STOP and FILTER as the module records them. */
@@ -125,16 +139,23 @@ static inline void lf_filter(struct lf *f, uint64_t ts, const trace_event_set_t 
 	lf_kernel(f, POSIX_TRACE_FILTER, ts, sets, sizeof(sets));
 }
 
-/* An honest write into writer lane @i: the record at its head, committed. */
-static inline void lf_write(struct lf *f, int i, uint32_t id, uint64_t ts,
-			    uint32_t payload)
+/* An honest write by thread @tid into writer lane @i: the record at its
+ * head, committed. */
+static inline void lf_write_tid(struct lf *f, int i, uint32_t id, uint64_t ts,
+				uint32_t tid, uint32_t payload)
 {
 	struct lf_wlane *w = &f->w[i];
 	uint64_t head = w->ctl->head;
 
-	head += lf_rec_put(w->ring, LF_WSIZE, head, id, ts, w->seq++, &payload,
-			   sizeof(payload));
+	head += lf_rec_put_tid(w->ring, LF_WSIZE, head, id, ts, w->seq++, tid, &payload,
+			       sizeof(payload));
 	__atomic_store_n(&w->ctl->head, head, __ATOMIC_RELEASE);
+}
+
+static inline void lf_write(struct lf *f, int i, uint32_t id, uint64_t ts,
+			    uint32_t payload)
+{
+	lf_write_tid(f, i, id, ts, 0, payload);
 }
 
 static inline void *lf_map(size_t len)

@@ -18,28 +18,35 @@
 #include "log_writer.h"
 #include "pt_test.h"
 
-#define NK	10
+#define NK	12
 
+/* In increasing order: the type list gives them so. */
 static const trace_event_id_t kids[NK] = {
 	POSIX_TRACE_SYSCALL_ENTRY_NP, POSIX_TRACE_SYSCALL_EXIT_NP,
 	POSIX_TRACE_SIGNAL_GENERATE_NP, POSIX_TRACE_SIGNAL_DELIVER_NP,
 	POSIX_TRACE_SCHED_OUT_NP, POSIX_TRACE_SCHED_IN_NP, POSIX_TRACE_SCHED_WAKEUP_NP,
+	POSIX_TRACE_FAULT_MAJOR_NP,
 	POSIX_TRACE_PROCESS_FORK_NP, POSIX_TRACE_PROCESS_EXEC_NP,
 	POSIX_TRACE_PROCESS_EXIT_NP,
+	POSIX_TRACE_FAULT_MINOR_NP,
 };
 static const char *const knames[NK] = {
 	"posix_trace_syscall_entry", "posix_trace_syscall_exit",
 	"posix_trace_signal_generate", "posix_trace_signal_deliver",
 	"posix_trace_sched_out", "posix_trace_sched_in", "posix_trace_sched_wakeup",
+	"posix_trace_fault_major",
 	"posix_trace_process_fork", "posix_trace_process_exec",
 	"posix_trace_process_exit",
+	"posix_trace_fault_minor",
 };
 static const unsigned int kclass[NK] = {
 	POSIX_TRACE_KERNEL_SYSCALL_NP, POSIX_TRACE_KERNEL_SYSCALL_NP,
 	POSIX_TRACE_KERNEL_SIGNAL_NP, POSIX_TRACE_KERNEL_SIGNAL_NP,
 	POSIX_TRACE_KERNEL_SCHED_NP, POSIX_TRACE_KERNEL_SCHED_NP, POSIX_TRACE_KERNEL_SCHED_NP,
+	POSIX_TRACE_KERNEL_FAULT_NP,
 	POSIX_TRACE_KERNEL_PROCESS_NP, POSIX_TRACE_KERNEL_PROCESS_NP,
 	POSIX_TRACE_KERNEL_PROCESS_NP,
+	POSIX_TRACE_KERNEL_FAULT_NP,
 };
 
 static int is_kernel_id(trace_event_id_t id)
@@ -71,13 +78,25 @@ static void test_ids_are_the_uapi_ones(void)
 	EXPECT_EQ(POSIX_TRACE_SCHED_OUT_NP, 20);
 	EXPECT_EQ(POSIX_TRACE_SCHED_IN_NP, 21);
 	EXPECT_EQ(POSIX_TRACE_SCHED_WAKEUP_NP, 22);
-	/* 23 is kept for the fault class: no name, no class. */
-	EXPECT(uapi[23 - POSIX_TRACE_ID_KERNEL_FIRST] == NULL);
-	EXPECT_EQ(uapi_class[23 - POSIX_TRACE_ID_KERNEL_FIRST], 0);
+	/* The fault class took the id kept for it and the one after the
+	 * process class: 23 and 27, the last kernel id. */
+	EXPECT_EQ(POSIX_TRACE_FAULT_MAJOR_NP, 23);
+	EXPECT_EQ(POSIX_TRACE_FAULT_MINOR_NP, 27);
+	EXPECT_EQ(POSIX_TRACE_ID_FAULT_MAJOR, 23);
+	EXPECT_EQ(POSIX_TRACE_ID_FAULT_MINOR, 27);
+	EXPECT_EQ(POSIX_TRACE_ID_KERNEL_LAST, 27);
+	EXPECT(strcmp(uapi[23 - POSIX_TRACE_ID_KERNEL_FIRST], "posix_trace_fault_major") == 0);
+	EXPECT(strcmp(uapi[27 - POSIX_TRACE_ID_KERNEL_FIRST], "posix_trace_fault_minor") == 0);
+	EXPECT_EQ(uapi_class[23 - POSIX_TRACE_ID_KERNEL_FIRST], POSIX_TRACE_KERNEL_FAULT_NP);
+	EXPECT_EQ(uapi_class[27 - POSIX_TRACE_ID_KERNEL_FIRST], POSIX_TRACE_KERNEL_FAULT_NP);
 	EXPECT_EQ(sizeof(uapi) / sizeof(uapi[0]),
 		  POSIX_TRACE_ID_KERNEL_LAST - POSIX_TRACE_ID_KERNEL_FIRST + 1);
-	for (i = POSIX_TRACE_ID_KERNEL_FIRST; i <= POSIX_TRACE_ID_KERNEL_LAST; i++)
+	EXPECT_EQ(sizeof(uapi_class) / sizeof(uapi_class[0]),
+		  POSIX_TRACE_ID_KERNEL_LAST - POSIX_TRACE_ID_KERNEL_FIRST + 1);
+	for (i = POSIX_TRACE_ID_KERNEL_FIRST; i <= POSIX_TRACE_ID_KERNEL_LAST; i++) {
 		EXPECT(!uapi[i - POSIX_TRACE_ID_KERNEL_FIRST] == !is_kernel_id(i));
+		EXPECT(!uapi_class[i - POSIX_TRACE_ID_KERNEL_FIRST] == !is_kernel_id(i));
+	}
 }
 
 /*
@@ -138,6 +157,20 @@ static void test_sched_layouts(void)
 	EXPECT_EQ(POSIX_TRACE_SCHED_WAKER_IRQ, 1);
 }
 
+/*
+ * The fault events' data: two 64-bit addresses, then 32-bit fields, the
+ * same on every ABI.
+ */
+static void test_fault_layouts(void)
+{
+	EXPECT_EQ(sizeof(struct posix_trace_fault), 24);
+	EXPECT_EQ(offsetof(struct posix_trace_fault, address), 0);
+	EXPECT_EQ(offsetof(struct posix_trace_fault, ip), 8);
+	EXPECT_EQ(offsetof(struct posix_trace_fault, flags), 16);
+	EXPECT_EQ(offsetof(struct posix_trace_fault, reserved), 20);
+	EXPECT_EQ(POSIX_TRACE_FAULT_USER, 1);
+}
+
 /* A fake active stream recording @classes. */
 static int setup(struct lf *f, unsigned int classes)
 {
@@ -168,11 +201,12 @@ static void test_get_name_active(void)
 			EXPECT_RC(posix_trace_eventid_get_name(f.trid, kids[i], name), 0);
 			EXPECT(strcmp(name, knames[i]) == 0);
 		}
-		/* 10 .. 15, 23 and 27 .. 255 name no type: the module's
-		 * word (EINVAL, or ENOSYS here without it), never a name. */
+		/* 10 .. 15 and 28 .. 255 name no type: the module's word
+		 * (EINVAL, or ENOSYS here without it), never a name. */
 		for (id = 10; id < 256; id++) {
 			if (is_kernel_id(id))
 				continue;
+			EXPECT((id >= 10 && id <= 15) || id >= 28);
 			strcpy(name, "canary");
 			EXPECT(posix_trace_eventid_get_name(f.trid, id, name) != 0);
 			EXPECT(strcmp(name, "canary") == 0);
@@ -239,6 +273,11 @@ static void test_typelist_active(void)
 	typelist_case(POSIX_TRACE_KERNEL_SIGNAL_NP | POSIX_TRACE_KERNEL_SCHED_NP);
 	typelist_case(POSIX_TRACE_KERNEL_SCHED_NP | POSIX_TRACE_KERNEL_PROCESS_NP);
 	typelist_case(POSIX_TRACE_KERNEL_ALL_NP & ~POSIX_TRACE_KERNEL_SCHED_NP);
+	typelist_case(POSIX_TRACE_KERNEL_FAULT_NP);
+	typelist_case(POSIX_TRACE_KERNEL_FAULT_NP | POSIX_TRACE_KERNEL_SCHED_NP);
+	typelist_case(POSIX_TRACE_KERNEL_FAULT_NP | POSIX_TRACE_KERNEL_PROCESS_NP);
+	typelist_case(POSIX_TRACE_KERNEL_FAULT_NP | POSIX_TRACE_KERNEL_SYSCALL_NP);
+	typelist_case(POSIX_TRACE_KERNEL_ALL_NP & ~POSIX_TRACE_KERNEL_FAULT_NP);
 	typelist_case(POSIX_TRACE_KERNEL_ALL_NP);
 }
 
@@ -286,12 +325,28 @@ static void test_typelist_signal_only(void)
 	typelist_only(POSIX_TRACE_KERNEL_SIGNAL_NP, want, 2);
 }
 
-/* Sched only: ids 20, 21 and 22 (not 23, kept for the fault class). */
+/* Sched only: ids 20, 21 and 22 (not 23, the fault class's). */
 static void test_typelist_sched_only(void)
 {
 	static const trace_event_id_t want[] = { 20, 21, 22 };
 
 	typelist_only(POSIX_TRACE_KERNEL_SCHED_NP, want, 3);
+}
+
+/* Fault only: ids 23 and 27, not the process ids between them. */
+static void test_typelist_fault_only(void)
+{
+	static const trace_event_id_t want[] = { 23, 27 };
+
+	typelist_only(POSIX_TRACE_KERNEL_FAULT_NP, want, 2);
+}
+
+/* Process only: ids 24, 25 and 26 (not 27, the fault class's). */
+static void test_typelist_process_only(void)
+{
+	static const trace_event_id_t want[] = { 24, 25, 26 };
+
+	typelist_only(POSIX_TRACE_KERNEL_PROCESS_NP, want, 3);
 }
 
 /* get_attr of an active stream gives the classes it was created with. */
@@ -314,7 +369,7 @@ static void test_get_attr_active(void)
 /*
  * fill: the kernel event types are system events (every class this
  * library knows, whatever a stream records) that name a process; ids
- * kept for later classes are not event types.
+ * no class has are not event types.
  */
 static void test_eventset_fill(void)
 {
@@ -347,8 +402,20 @@ static void test_eventset_fill(void)
 		EXPECT_RC(posix_trace_eventset_ismember(id, &wopid, &in_wopid), 0);
 		EXPECT_EQ(in_wopid, 0);
 	}
-	EXPECT_RC(posix_trace_eventset_ismember(23, &sys, &in_sys), 0);
-	EXPECT_EQ(in_sys, 0);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_FAULT_MAJOR_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 1);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_FAULT_MINOR_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 1);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_FAULT_MINOR_NP, &wopid, &in_wopid), 0);
+	EXPECT_EQ(in_wopid, 0);
+	for (id = 10; id <= 15; id++) {
+		EXPECT_RC(posix_trace_eventset_ismember(id, &sys, &in_sys), 0);
+		EXPECT_EQ(in_sys, 0);
+	}
+	for (id = 28; id < POSIX_TRACE_UNNAMED_USEREVENT; id++) {
+		EXPECT_RC(posix_trace_eventset_ismember(id, &sys, &in_sys), 0);
+		EXPECT_EQ(in_sys, 0);
+	}
 	/* add, del and ismember take them as any id. */
 	EXPECT_RC(posix_trace_eventset_empty(&sys), 0);
 	EXPECT_RC(posix_trace_eventset_add(POSIX_TRACE_SYSCALL_EXIT_NP, &sys), 0);
@@ -402,12 +469,17 @@ static void test_records_read_from_a_kernel_lane(void)
 	struct posix_trace_sched_out so = { .reason = POSIX_TRACE_SCHED_SLEEPING, .cpu = 3 };
 	struct posix_trace_sched_wakeup sw = { .waker_pid = 4000, .waker_tid = 4001 };
 	struct posix_trace_sched_in si = { .cpu = 1 };
+	struct posix_trace_fault fmaj = { .address = 0x7f0000403010ull,
+					  .ip = 0x55d0c0de1234ull,
+					  .flags = POSIX_TRACE_FAULT_USER };
+	struct posix_trace_fault fmin = { .address = 0x7ffd00001ff8ull };
 	struct posix_trace_process_exit pe = { .status = 3 << 8 };
 	uint32_t want[] = { POSIX_TRACE_START, POSIX_TRACE_SYSCALL_ENTRY_NP,
 			    POSIX_TRACE_UNNAMED_USEREVENT, POSIX_TRACE_SYSCALL_EXIT_NP,
 			    POSIX_TRACE_SIGNAL_GENERATE_NP, POSIX_TRACE_SIGNAL_DELIVER_NP,
 			    POSIX_TRACE_SCHED_OUT_NP, POSIX_TRACE_SCHED_WAKEUP_NP,
-			    POSIX_TRACE_SCHED_IN_NP, POSIX_TRACE_PROCESS_EXIT_NP };
+			    POSIX_TRACE_SCHED_IN_NP, POSIX_TRACE_FAULT_MAJOR_NP,
+			    POSIX_TRACE_FAULT_MINOR_NP, POSIX_TRACE_PROCESS_EXIT_NP };
 	uint64_t ts = lf_now();
 	struct lf_ev ev;
 	unsigned int n = 0;
@@ -427,7 +499,9 @@ static void test_records_read_from_a_kernel_lane(void)
 	lf_kernel(&f, POSIX_TRACE_SCHED_OUT_NP, ts + 6, &so, sizeof(so));
 	lf_kernel(&f, POSIX_TRACE_SCHED_WAKEUP_NP, ts + 7, &sw, sizeof(sw));
 	lf_kernel(&f, POSIX_TRACE_SCHED_IN_NP, ts + 8, &si, sizeof(si));
-	lf_kernel(&f, POSIX_TRACE_PROCESS_EXIT_NP, ts + 9, &pe, sizeof(pe));
+	lf_kernel(&f, POSIX_TRACE_FAULT_MAJOR_NP, ts + 9, &fmaj, sizeof(fmaj));
+	lf_kernel(&f, POSIX_TRACE_FAULT_MINOR_NP, ts + 10, &fmin, sizeof(fmin));
+	lf_kernel(&f, POSIX_TRACE_PROCESS_EXIT_NP, ts + 11, &pe, sizeof(pe));
 	while (!lf_read(&f, &ev) && !ev.unavailable && n < 16) {
 		if (n < sizeof(want) / sizeof(want[0]) && ev.info.posix_event_id != want[n])
 			PT_FAIL("event %u: id %u, expected %u", n, ev.info.posix_event_id,
@@ -460,6 +534,14 @@ static void test_records_read_from_a_kernel_lane(void)
 		} else if (ev.info.posix_event_id == POSIX_TRACE_SCHED_IN_NP) {
 			EXPECT_EQ(ev.len, sizeof(si));
 			EXPECT(memcmp(ev.data, &si, sizeof(si)) == 0);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_FAULT_MAJOR_NP) {
+			EXPECT_EQ(ev.len, sizeof(fmaj));
+			EXPECT(memcmp(ev.data, &fmaj, sizeof(fmaj)) == 0);
+			EXPECT(ev.info.posix_thread_id == 0);
+			EXPECT(ev.info.posix_prog_address == NULL);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_FAULT_MINOR_NP) {
+			EXPECT_EQ(ev.len, sizeof(fmin));
+			EXPECT(memcmp(ev.data, &fmin, sizeof(fmin)) == 0);
 		} else if (ev.info.posix_event_id == POSIX_TRACE_PROCESS_EXIT_NP) {
 			EXPECT_EQ(ev.len, sizeof(pe));
 			EXPECT(memcmp(ev.data, &pe, sizeof(pe)) == 0);
@@ -535,8 +617,9 @@ static void expect_name(trace_id_t trid, trace_event_id_t id, const char *want)
 
 /* The kernel events of a sample: an entry with a path, its exit, a signal
  * sent to it and its delivery, a switch off its CPU to sleep, the
- * wake-up from an interrupt and its switch back on, a fork, an exec and
- * an exit, of pid 4242, between user events. */
+ * wake-up from an interrupt and its switch back on, a major fault, a
+ * fork, an exec, a minor fault and an exit, of pid 4242, between user
+ * events. */
 static struct {
 	struct posix_trace_syscall_entry e;
 	char path[16];
@@ -561,18 +644,25 @@ static struct {
 	char name[8];
 } s_exec = { .x = { .old_tid = 4242, .name_len = 7 }, .name = "/bin/ls" };
 static const struct posix_trace_process_exit s_pexit = { .status = 0 };
+static const struct posix_trace_fault s_major = {
+	.address = 0x7f0000403010ull, .ip = 0x55d0c0de1234ull,
+	.flags = POSIX_TRACE_FAULT_USER };
+static const struct posix_trace_fault s_minor = { .address = 0x7ffd00001ff8ull };
 
-#define NS	13
+#define NS	15
 
 static void sample_events(struct lw_event *ev)
 {
-	static const uint32_t ids[NS] = { 2, 256, 16, 17, 18, 19, 20, 22, 21, 24, 25, 256, 26 };
+	static const uint32_t ids[NS] = { 2,  256, 16, 17, 18,  19, 20, 22,
+					  21, 23,  24, 25, 256, 27, 26 };
 	const void *data[NS] = { NULL, "u", &s_entry, &s_exit, &s_generate, &s_deliver,
-				 &s_out, &s_wakeup, &s_in, &s_fork, &s_exec, "v", &s_pexit };
+				 &s_out, &s_wakeup, &s_in, &s_major, &s_fork, &s_exec,
+				 "v", &s_minor, &s_pexit };
 	const uint32_t len[NS] = { 0, 1, sizeof(s_entry.e) + 11, sizeof(s_exit),
 				   sizeof(s_generate), sizeof(s_deliver), sizeof(s_out),
-				   sizeof(s_wakeup), sizeof(s_in), sizeof(s_fork),
-				   sizeof(s_exec.x) + 7, 1, sizeof(s_pexit) };
+				   sizeof(s_wakeup), sizeof(s_in), sizeof(s_major),
+				   sizeof(s_fork), sizeof(s_exec.x) + 7, 1, sizeof(s_minor),
+				   sizeof(s_pexit) };
 	unsigned int i;
 
 	for (i = 0; i < NS; i++)
@@ -617,17 +707,19 @@ static void expect_sample_events(trace_id_t trid, unsigned int rounds)
  */
 static void test_log_with_kernel_events(void)
 {
-	static const trace_event_id_t ids[] = { 1,  2,  3,  9,  16, 17, 18, 19,
-						20, 21, 22, 24, 25, 26, 256 };
+	static const trace_event_id_t ids[] = { 1,  2,  3,  9,  16, 17, 18, 19, 20,
+						21, 22, 23, 24, 25, 26, 27, 256 };
 	static const char *const names[] = {
 		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
 		"posix_trace_detached", "posix_trace_syscall_entry",
 		"posix_trace_syscall_exit", "posix_trace_signal_generate",
 		"posix_trace_signal_deliver", "posix_trace_sched_out",
-		"posix_trace_sched_in", "posix_trace_sched_wakeup", "posix_trace_process_fork",
-		"posix_trace_process_exec", "posix_trace_process_exit",
+		"posix_trace_sched_in", "posix_trace_sched_wakeup", "posix_trace_fault_major",
+		"posix_trace_process_fork", "posix_trace_process_exec",
+		"posix_trace_process_exit", "posix_trace_fault_minor",
 		"posix_trace_unnamed_userevent",
 	};
+	const unsigned int nids = sizeof(ids) / sizeof(ids[0]);
 	struct lw_event ev[NS];
 	struct lw_log w;
 	trace_id_t trid;
@@ -636,7 +728,7 @@ static void test_log_with_kernel_events(void)
 	sample_events(ev);
 	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "kernel", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
-	lw_types(&w, ids, names, 15);
+	lw_types(&w, ids, names, nids);
 	lw_events(&w, ev, NS);
 	lw_events_packed(&w, ev, NS);
 	if (open_log(&w, &trid)) {
@@ -645,9 +737,9 @@ static void test_log_with_kernel_events(void)
 		return;
 	}
 	expect_sample_events(trid, 2);
-	for (i = 0; i < 15; i++)
+	for (i = 0; i < nids; i++)
 		expect_name(trid, ids[i], names[i]);
-	expect_list(trid, ids, 15);
+	expect_list(trid, ids, nids);
 	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_ALL_NP);
 	EXPECT_RC(posix_trace_close(trid), 0);
 	free(w.buf);
@@ -686,8 +778,10 @@ static void test_log_kernel_names_fall_back(void)
 	expect_name(trid, 20, "posix_trace_sched_out");
 	expect_name(trid, 21, "posix_trace_sched_in");
 	expect_name(trid, 22, "posix_trace_sched_wakeup");
+	expect_name(trid, 23, "posix_trace_fault_major");
 	expect_name(trid, 24, "posix_trace_process_fork");
 	expect_name(trid, 26, "posix_trace_process_exit");
+	expect_name(trid, 27, "posix_trace_fault_minor");
 	expect_list(trid, list, 4);
 	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_SYSCALL_NP);
 	EXPECT_RC(posix_trace_close(trid), 0);
@@ -726,7 +820,8 @@ static void test_log_signal_names_fall_back(void)
 }
 
 /* The same with the sched class: a log naming only 21 lists 20 and 22
- * too, not 23. */
+ * too, not 23 (the fault class's: named, not listed); ids of no class
+ * stay unnamed. */
 static void test_log_sched_names_fall_back(void)
 {
 	static const trace_event_id_t ids[] = { 2, 21, 256 };
@@ -753,7 +848,10 @@ static void test_log_sched_names_fall_back(void)
 	expect_name(trid, 22, "posix_trace_sched_wakeup");
 	expect_name(trid, 18, "posix_trace_signal_generate");
 	expect_name(trid, 26, "posix_trace_process_exit");
-	EXPECT_RC(posix_trace_eventid_get_name(trid, 23, name), EINVAL);
+	expect_name(trid, 23, "posix_trace_fault_major");
+	expect_name(trid, 27, "posix_trace_fault_minor");
+	EXPECT_RC(posix_trace_eventid_get_name(trid, 15, name), EINVAL);
+	EXPECT_RC(posix_trace_eventid_get_name(trid, 28, name), EINVAL);
 	EXPECT(strcmp(name, "canary") == 0);
 	expect_list(trid, list, 5);
 	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_SCHED_NP);
@@ -761,10 +859,42 @@ static void test_log_sched_names_fall_back(void)
 	free(w.buf);
 }
 
+/* The same with the fault class: a log naming only 27 lists 23 too,
+ * and none of the process ids between them. */
+static void test_log_fault_names_fall_back(void)
+{
+	static const trace_event_id_t ids[] = { 2, 27, 256 };
+	static const char *const names[] = { "posix_trace_start", "my_minor", "u" };
+	static const trace_event_id_t list[] = { 2, 23, 27, 256 };
+	struct lw_event ev[NS];
+	struct lw_log w;
+	trace_id_t trid;
+
+	sample_events(ev);
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "fault", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, 3);
+	lw_events_packed(&w, ev, NS);
+	if (open_log(&w, &trid)) {
+		PT_FAIL("open");
+		free(w.buf);
+		return;
+	}
+	expect_sample_events(trid, 1);
+	expect_name(trid, 23, "posix_trace_fault_major");
+	expect_name(trid, 27, "my_minor");
+	expect_name(trid, 24, "posix_trace_process_fork");
+	expect_name(trid, 20, "posix_trace_sched_out");
+	expect_list(trid, list, 4);
+	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_FAULT_NP);
+	EXPECT_RC(posix_trace_close(trid), 0);
+	free(w.buf);
+}
+
 /*
  * A log from before kernel events (no kernel id anywhere) reads as it
  * did: its events, its names, its list exactly the ids it names, no
- * classes.  Ids kept for later classes stay unnamed.
+ * classes.  Ids of no class stay unnamed.
  */
 static void test_old_log_reads_as_before(void)
 {
@@ -805,8 +935,10 @@ static void test_old_log_reads_as_before(void)
 		expect_name(trid, ids[i], names[i]);
 	expect_list(trid, ids, 5);
 	EXPECT_EQ(log_classes(trid), 0);
-	EXPECT_RC(posix_trace_eventid_get_name(trid, 23, name), EINVAL);
-	EXPECT_RC(posix_trace_eventid_get_name(trid, 27, name), EINVAL);
+	for (i = 10; i <= 15; i++)
+		EXPECT_RC(posix_trace_eventid_get_name(trid, i, name), EINVAL);
+	for (i = 28; i < 256; i++)
+		EXPECT_RC(posix_trace_eventid_get_name(trid, i, name), EINVAL);
 	EXPECT(strcmp(name, "canary") == 0);
 	EXPECT_RC(posix_trace_close(trid), 0);
 	free(w.buf);
@@ -851,10 +983,14 @@ int main(void)
 	PT_RUN(test_ids_are_the_uapi_ones, "kernel ids, names and classes are the uapi's");
 	PT_RUN(test_signal_layouts, "signal events' data layouts and constants");
 	PT_RUN(test_sched_layouts, "sched events' data layouts and constants");
+	PT_RUN(test_fault_layouts, "fault events' data layout and constant");
 	PT_RUN(test_get_name_active, "get_name names every kernel id of an active stream");
 	PT_RUN(test_typelist_active, "type list: system ids, the classes' kernel ids, then user ids");
 	PT_RUN(test_typelist_signal_only, "type list of a signal-only stream: kernel ids 18 and 19");
 	PT_RUN(test_typelist_sched_only, "type list of a sched-only stream: kernel ids 20, 21 and 22");
+	PT_RUN(test_typelist_fault_only, "type list of a fault-only stream: kernel ids 23 and 27");
+	PT_RUN(test_typelist_process_only,
+	       "type list of a process-only stream: kernel ids 24, 25 and 26");
 	PT_RUN(test_get_attr_active, "get_attr of an active stream gives its kernel classes");
 	PT_RUN(test_eventset_fill, "fill: kernel ids are system events, not WOPID ones");
 	PT_RUN(test_records_read_from_a_kernel_lane,
@@ -867,6 +1003,8 @@ int main(void)
 	       "log naming one signal id: the signal class is listed whole");
 	PT_RUN(test_log_sched_names_fall_back,
 	       "log naming one sched id: the sched class is listed whole, not id 23");
+	PT_RUN(test_log_fault_names_fall_back,
+	       "log naming one fault id: the fault class (23, 27) is listed whole");
 	PT_RUN(test_old_log_reads_as_before, "log without kernel events reads as before");
 	PT_RUN(test_log_with_unnamed_kernel_events,
 	       "log with kernel events it does not name: read and named, not listed");

@@ -80,12 +80,13 @@
 #define POSIX_TRACE_KCLASS_SYSCALL	_BITUL(0)	/* system calls */
 #define POSIX_TRACE_KCLASS_SIGNAL	_BITUL(1)	/* signals */
 #define POSIX_TRACE_KCLASS_SCHED	_BITUL(2)	/* off and on a CPU */
+#define POSIX_TRACE_KCLASS_FAULT	_BITUL(3)	/* page faults */
 #define POSIX_TRACE_KCLASS_PROCESS	_BITUL(4)	/* fork, exec, exit */
 #define POSIX_TRACE_KCLASS_ALL		(POSIX_TRACE_KCLASS_SYSCALL | \
 					 POSIX_TRACE_KCLASS_SIGNAL |  \
 					 POSIX_TRACE_KCLASS_SCHED |   \
+					 POSIX_TRACE_KCLASS_FAULT |   \
 					 POSIX_TRACE_KCLASS_PROCESS)
-/* Bit 3 (fault) is kept for that class. */
 
 #define POSIX_TRACE_ID_KERNEL_FIRST	16
 #define POSIX_TRACE_ID_SYSCALL_ENTRY	16	/* SYSCALL */
@@ -95,11 +96,12 @@
 #define POSIX_TRACE_ID_SCHED_OUT	20	/* SCHED */
 #define POSIX_TRACE_ID_SCHED_IN		21	/* SCHED */
 #define POSIX_TRACE_ID_SCHED_WAKEUP	22	/* SCHED */
-/* 23 is kept for the fault class. */
+#define POSIX_TRACE_ID_FAULT_MAJOR	23	/* FAULT */
 #define POSIX_TRACE_ID_PROCESS_FORK	24	/* PROCESS */
 #define POSIX_TRACE_ID_PROCESS_EXEC	25	/* PROCESS */
 #define POSIX_TRACE_ID_PROCESS_EXIT	26	/* PROCESS */
-#define POSIX_TRACE_ID_KERNEL_LAST	26
+#define POSIX_TRACE_ID_FAULT_MINOR	27	/* FAULT */
+#define POSIX_TRACE_ID_KERNEL_LAST	27
 
 /*
  * Names of the kernel event types; index: id - POSIX_TRACE_ID_KERNEL_FIRST
@@ -113,9 +115,11 @@
 	[POSIX_TRACE_ID_SCHED_OUT - 16] = "posix_trace_sched_out",	  \
 	[POSIX_TRACE_ID_SCHED_IN - 16] = "posix_trace_sched_in",	  \
 	[POSIX_TRACE_ID_SCHED_WAKEUP - 16] = "posix_trace_sched_wakeup",  \
+	[POSIX_TRACE_ID_FAULT_MAJOR - 16] = "posix_trace_fault_major",	  \
 	[POSIX_TRACE_ID_PROCESS_FORK - 16] = "posix_trace_process_fork",  \
 	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = "posix_trace_process_exec",  \
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = "posix_trace_process_exit",  \
+	[POSIX_TRACE_ID_FAULT_MINOR - 16] = "posix_trace_fault_minor",	  \
 }
 
 /* The class of each kernel event type; index as POSIX_TRACE_KERNEL_NAMES. */
@@ -127,9 +131,11 @@
 	[POSIX_TRACE_ID_SCHED_OUT - 16] = POSIX_TRACE_KCLASS_SCHED,	  \
 	[POSIX_TRACE_ID_SCHED_IN - 16] = POSIX_TRACE_KCLASS_SCHED,	  \
 	[POSIX_TRACE_ID_SCHED_WAKEUP - 16] = POSIX_TRACE_KCLASS_SCHED,	  \
+	[POSIX_TRACE_ID_FAULT_MAJOR - 16] = POSIX_TRACE_KCLASS_FAULT,	  \
 	[POSIX_TRACE_ID_PROCESS_FORK - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
 	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
+	[POSIX_TRACE_ID_FAULT_MINOR - 16] = POSIX_TRACE_KCLASS_FAULT,	  \
 }
 
 #define POSIX_TRACE_ID_UNNAMED		256	/* first user id */

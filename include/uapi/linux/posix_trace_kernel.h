@@ -259,4 +259,39 @@ struct posix_trace_process_exit {
 	__u32 reserved;
 };
 
+/* posix_trace_fault.flags */
+#define POSIX_TRACE_FAULT_USER		(1U << 0)	/* taken in user mode: @ip is set */
+
+/**
+ * struct posix_trace_fault - POSIX_TRACE_ID_FAULT_MAJOR, _FAULT_MINOR
+ * @address:	the user address whose page the thread faulted on (as the
+ *		hardware reported it, not rounded to the page).
+ * @ip:		with POSIX_TRACE_FAULT_USER, the address of the thread's
+ *		instruction that faulted; 0 for a fault the kernel took on
+ *		the thread's memory inside a system call (read() into a
+ *		buffer not yet touched, say), whose instruction is the
+ *		kernel's.
+ * @flags:	POSIX_TRACE_FAULT_USER.
+ * @reserved:	zero.
+ *
+ * Recorded by the traced thread when the kernel has resolved a fault on
+ * its memory, with the record's id telling how: _FAULT_MAJOR when the
+ * page had to be read in (or another thread was reading it, and the
+ * fault waited), _FAULT_MINOR when it was in memory already (a first
+ * touch of anonymous memory, a page-cache hit, copy-on-write).  The
+ * record's timestamp is the end of the fault; its duration is not
+ * measured (a major fault shows as a SCHED off-CPU interval, when that
+ * class is recorded too).  A fault the kernel could not resolve (SIGSEGV,
+ * SIGBUS) is not recorded here; the SIGNAL class has its signal.
+ * getrusage()'s ru_majflt and ru_minflt count these faults and also those
+ * the kernel takes through get_user_pages() (direct I/O, a futex,
+ * /proc/PID/mem), which are not recorded.
+ */
+struct posix_trace_fault {
+	__u64 address;
+	__u64 ip;
+	__u32 flags;
+	__u32 reserved;
+};
+
 #endif /* _UAPI_LINUX_POSIX_TRACE_KERNEL_H */
