@@ -7,7 +7,7 @@
 # each event as "TIME PID ID NAME LEN TRUNCATED HEX" (text has no ID); each
 # format must keep its promises (valid JSON Lines ending with a summary
 # that counts the events; RFC 4180 with its header and CRLF; text summary
-# lines that count what is shown).  Kernel events (ids 16..26) show their
+# lines that count what is shown).  Kernel events (ids 16..27) show their
 # data decoded: text instead of the hex (only the rest of the line is
 # compared), JSON in a "kernel" object besides it, which must say what
 # an independent decoding of the hex (<linux/posix_trace_kernel.h>) says,
@@ -128,7 +128,8 @@ def read_log(path):
 
 KERNEL = {16: "syscall_entry", 17: "syscall_exit", 18: "signal_generate",
           19: "signal_deliver", 20: "sched_out", 21: "sched_in", 22: "sched_wakeup",
-          24: "process_fork", 25: "process_exec", 26: "process_exit"}
+          23: "fault_major", 24: "process_fork", 25: "process_exec", 26: "process_exit",
+          27: "fault_minor"}
 
 # Linux's signal numbers (x86-64), si_code values and the header's
 # results and actions, written out again rather than taken from Python's
@@ -212,6 +213,9 @@ def kernel_fields(ident, raw):
         rest = raw[8:]
         d.update(old_tid=old_tid, file=rest[:name_len].decode("utf-8", "replace"),
                  file_truncated=name_len > len(rest))
+    elif ident in (23, 27):
+        address, ip, flags, _ = struct.unpack("<QQII", fixed(24))
+        d.update(address=hex(address), ip=hex(ip), user=bool(flags & 1))
     else:
         d.update(status=struct.unpack("<II", fixed(8))[0])
     return d
@@ -309,7 +313,12 @@ def csv_cell(cell):
 TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d+) bytes"
                      r"(?: \(truncated at (\w+)\))?(?:: (.*))?$")
 DATA_RE = re.compile(r"^([0-9a-f ]+) \|(.*)\|$")
-DECODED_RE = re.compile(r"^(nr=\d+ .*|sig=\d+ .*|reason=\w+ cpu=\d+|"
+# A system call as strace shows it: "openat(AT_FDCWD, "/x", O_RDONLY) =
+# 3 <4.1 us>", its arguments any text (a path's bytes are escaped).
+DECODED_RE = re.compile(r"^(\w+\(.*\)(?: path=\".*)?(?: = (?:-?\d+|0x[0-9a-f]+)"
+                        r"(?: \(E\w+\))?(?: <\d+(?:\.\d+)? [num]?s>)?)?|"
+                        r"addr=0x[0-9a-f]+ (?:ip=0x[0-9a-f]+ \(user\)|\(in syscall\))|"
+                        r"sig=\d+ .*|reason=\w+ cpu=\d+|"
                         r"cpu=\d+(?: off=\d+(?:\.\d+)? [num]?s \((?:\w+|reason=\d+)\))?|"
                         r"by=(\d+/\d+|irq|other|kernel)|child=\d+.*|file=\".*|status=0x[0-9a-f]+.*)$")
 

@@ -32,24 +32,37 @@ static struct kentry kentry(uint32_t nr, uint32_t flags, const char *path, uint3
 	return k;
 }
 
-#define KEV 29
+/* A syscall entry with arguments @args and a path at @path_arg. */
+static struct kentry kcall(uint32_t nr, const uint64_t args[6], uint32_t path_arg,
+			   const char *path, uint32_t plen)
+{
+	struct kentry k = kentry(nr, plen ? POSIX_TRACE_SYSCALL_PATH : 0, path, plen);
+
+	memcpy(k.e.args, args, sizeof(k.e.args));
+	k.e.path_arg = path_arg;
+	return k;
+}
+
+#define KEV 48
 
 /* The kernel log: TYPES of the system ids, every class and one user id;
  * the events of a small program, signals with every kind of name and
  * none, a thread off and on a CPU, and records cut short (the fixed part
- * read as zeros). */
+ * read as zeros); calls whose arguments are flags and constants, named
+ * and not; page faults; an execve() that thread 4250 calls, which ends
+ * in the leader's id, 4242. */
 static int kernel_log(const char *path)
 {
-	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 18, 19, 20, 21, 22, 24, 25, 26,
-						       256 };
+	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+						       26, 27, 256 };
 	static const char *const names[] = {
 		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
 		"posix_trace_detached", "posix_trace_syscall_entry",
 		"posix_trace_syscall_exit", "posix_trace_signal_generate",
 		"posix_trace_signal_deliver", "posix_trace_sched_out",
-		"posix_trace_sched_in", "posix_trace_sched_wakeup", "posix_trace_process_fork",
-		"posix_trace_process_exec", "posix_trace_process_exit",
-		"posix_trace_unnamed_userevent",
+		"posix_trace_sched_in", "posix_trace_sched_wakeup", "posix_trace_fault_major",
+		"posix_trace_process_fork", "posix_trace_process_exec", "posix_trace_process_exit",
+		"posix_trace_fault_minor", "posix_trace_unnamed_userevent",
 	};
 	struct kentry open_ok = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/etc/ld.so.cache", 16);
 	struct kentry odd = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/tmp/q\"uo\\te\x01\xff \xc3\xa9", 17);
@@ -101,10 +114,48 @@ static int kernel_log(const char *path)
 	struct posix_trace_sched_out s_out_cut = { .reason = POSIX_TRACE_SCHED_BLOCKED, .cpu = 5 };
 	struct posix_trace_sched_wakeup s_wake_cut = { .waker_pid = 77, .waker_tid = 78,
 		.flags = POSIX_TRACE_SCHED_WAKER_IRQ };
+	/* Flags and constants, x86-64's values: a file created (mode 0644),
+	 * open flags with a bit no name has, memory mapped and protected,
+	 * access, lseek, fcntl with an argument and without, clone. */
+	struct kentry creat = kcall(257, (const uint64_t[6]){ 0xffffff9c, 0x7ffc0000beef,
+		02001101, 0644 }, 1, "/tmp/new", 8);
+	struct posix_trace_syscall_exit x_creat = { .nr = 257, .ret = 4 };
+	struct kentry oddflags = kcall(257, (const uint64_t[6]){ 3, 0x7ffc0000beef,
+		0x40000000, 0777 }, 1, "data", 4);
+	struct posix_trace_syscall_exit x_odd = { .nr = 257, .ret = (uint64_t)-22 };
+	struct kentry anon = kcall(9, (const uint64_t[6]){ 0, 8192, 3, 0x22, 0xffffffff, 0 },
+				   0, "", 0);
+	struct posix_trace_syscall_exit x_anon = { .nr = 9, .ret = 0x7f0000001000ull };
+	struct kentry text = kcall(9, (const uint64_t[6]){ 0x7f0000001000ull, 4096, 5,
+		0x812 | 0x200, 3, 0x2000 }, 0, "", 0);
+	struct kentry prot = kcall(10, (const uint64_t[6]){ 0x7f0000001000ull, 4096, 0 }, 0,
+				   "", 0);
+	struct kentry acc = kcall(21, (const uint64_t[6]){ 0x7ffc0000beef, 6 }, 0,
+				  "/etc/hosts", 10);
+	struct kentry seek = kcall(8, (const uint64_t[6]){ 3, 0, 2 }, 0, "", 0);
+	struct kentry setfl = kcall(72, (const uint64_t[6]){ 3, 4, 04000 }, 0, "", 0);
+	struct kentry getfl = kcall(72, (const uint64_t[6]){ 3, 3, 0x7ffc0000beef }, 0, "", 0);
+	struct kentry cln = kcall(56, (const uint64_t[6]){ 0x1200011, 0, 0, 0x7f00000029d0ull },
+				  0, "", 0);
+	/* A fault of the thread's own instruction, one the kernel took in a
+	 * system call, one cut after its address (in a system call, then). */
+	struct posix_trace_fault f_major = { .address = 0x7f0000001000ull, .ip = 0x401136,
+					     .flags = POSIX_TRACE_FAULT_USER };
+	struct posix_trace_fault f_minor = { .address = 0x7ffc00001000ull };
+	struct posix_trace_fault f_cut = { .address = 0x7f0000002000ull, .ip = 0x401200,
+					   .flags = POSIX_TRACE_FAULT_USER };
+	struct kentry exe = kcall(59, (const uint64_t[6]){ 0x7ffc0000beef, 0x7ffc0000bf00,
+		0x7ffc0000bf10 }, 0, "/bin/true", 9);
+	struct { struct posix_trace_process_exec x; char name[16]; } ex_thr =
+		{ .x = { .old_tid = 0, .name_len = 9 }, .name = "/bin/true" };
+	struct posix_trace_syscall_exit x_exe = { .nr = 59 };
 	const void *data[KEV] = { &open_ok, &x_ok, &odd, &x_err, &trunc, &fault, &compat,
 				  &x_mmap, &fk, &th, &ex, &pe, &killed, &cut, &gen, &dlv,
 				  &chld, &rt, &unknown, &dlv_cut, &gen_cut, &s_out, &s_wake,
-				  &s_in, &s_irq, &s_kern, &s_odd, &s_out_cut, &s_wake_cut };
+				  &s_in, &s_irq, &s_kern, &s_odd, &s_out_cut, &s_wake_cut,
+				  &creat, &x_creat, &oddflags, &x_odd, &anon, &x_anon, &text,
+				  &prot, &acc, &seek, &setfl, &getfl, &cln, &f_major, &f_minor,
+				  &f_cut, &exe, &ex_thr, &x_exe };
 	const uint32_t len[KEV] = {
 		sizeof(open_ok.e) + 16, sizeof(x_ok), sizeof(odd.e) + 17, sizeof(x_err.x) + 6,
 		sizeof(trunc.e) + 10, sizeof(fault.e), sizeof(compat.e), sizeof(x_mmap),
@@ -117,19 +168,28 @@ static int kernel_log(const char *path)
 		sizeof(s_odd),
 		4,			/* the reason: no cpu */
 		6,			/* waker_pid, half of waker_tid: no flags */
+		sizeof(creat.e) + 8, sizeof(x_creat), sizeof(oddflags.e) + 4, sizeof(x_odd),
+		sizeof(anon.e), sizeof(x_anon), sizeof(text.e), sizeof(prot.e),
+		sizeof(acc.e) + 10, sizeof(seek.e), sizeof(setfl.e), sizeof(getfl.e),
+		sizeof(cln.e), sizeof(f_major), sizeof(f_minor),
+		8,			/* the address: no ip, no flags */
+		sizeof(exe.e) + 9, sizeof(ex_thr.x) + 9, sizeof(x_exe),
 	};
 	static const uint32_t kid[KEV] = { 16, 17, 16, 17, 16, 16, 16, 17, 24, 24, 25, 26, 26, 16,
 					   18, 19, 18, 19, 18, 19, 18, 20, 22, 21, 22, 22, 20, 20,
-					   22 };
+					   22, 16, 17, 16, 17, 16, 17, 16, 16, 16, 16, 16, 16, 16,
+					   23, 27, 27, 16, 25, 17 };
 	struct posix_trace_status_info st = { .posix_stream_status = POSIX_TRACE_SUSPENDED };
 	struct lw_event ev[KEV];
 	struct lw_log w;
 	unsigned int i;
 
+	/* 1 us apart, but the first call, which takes 4.1 us. */
 	for (i = 0; i < KEV; i++)
-		ev[i] = (struct lw_event){ .id = kid[i], .pid = 4242, .tid = 4242,
+		ev[i] = (struct lw_event){ .id = kid[i], .pid = 4242,
+					   .tid = data[i] == &exe ? 4250 : 4242,
 					   .flags = POSIX_TRACE_REC_AUTO,
-					   .ts = 5000000000ull + 1000 * i,
+					   .ts = 5000000000ull + 1000 * i + (i ? 3100 : 0),
 					   .data = data[i], .data_len = len[i] };
 	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "kernel", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);

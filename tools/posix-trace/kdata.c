@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include "kdata.h"
 #include "syscalls.h"
+#include "sysflags.h"
 #include "textfmt.h"
 
 /* The fixed part: the first min(@len, @size) bytes of @data, zeros after;
@@ -78,6 +79,10 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 	case POSIX_TRACE_PROCESS_EXIT_NP:
 		fixed(&k->u.pexit, sizeof(k->u.pexit), data, len, &rest);
 		return true;
+	case POSIX_TRACE_FAULT_MAJOR_NP:
+	case POSIX_TRACE_FAULT_MINOR_NP:
+		fixed(&k->u.fault, sizeof(k->u.fault), data, len, &rest);
+		return true;
 	}
 	return false;
 }
@@ -101,39 +106,7 @@ static const char *errno_name(uint64_t ret)
 #endif
 }
 
-/*
- * Signal numbers are the kernel's, x86-64's as the system call names
- * are: the log may come from another machine, so not the host's
- * <signal.h>, and the real-time ones count from the kernel's SIGRTMIN,
- * 32 (glibc's is 34: it keeps two for itself).
- */
-#define SIG_RTMIN	32
-#define SIG_MAX		64
-static const char *const signals[SIG_RTMIN] = {
-	[1] = "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
-	"SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
-	"SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
-	"SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU",
-	"SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR",
-	"SIGSYS",
-};
 #define SIGCHLD_NR	17
-#define SIG_NAME_LEN	sizeof("SIGRTMIN+32")
-
-/* "SIGUSR1" for 10, "SIGRTMIN+3" for 35, in @buf; NULL for a number that
- * is no signal. */
-static const char *signal_name(char buf[SIG_NAME_LEN], uint32_t sig)
-{
-	if (sig > 0 && sig < SIG_RTMIN)
-		return signals[sig];
-	if (sig == SIG_RTMIN)
-		return "SIGRTMIN";
-	if (sig > SIG_RTMIN && sig <= SIG_MAX) {
-		snprintf(buf, SIG_NAME_LEN, "SIGRTMIN+%u", (unsigned int)(sig - SIG_RTMIN));
-		return buf;
-	}
-	return NULL;
-}
 
 /* The name of si_code @code of signal @signo, the kernel's values; NULL
  * if it has none.  A positive code means something for its signal only:
@@ -186,66 +159,166 @@ const char *kd_sched_reason(uint32_t reason)
 	return ENUM_NAME(reasons, reason);
 }
 
-static void text_nr(FILE *f, uint32_t nr, uint32_t flags)
+/* The description of call @nr of a record with @flags: NULL for a 32-bit
+ * call (the table is x86-64's) or a number without a name. */
+static const struct syscall_desc *call_desc(uint32_t nr, uint32_t flags)
 {
-	const char *name = kd_syscall_name(nr, flags);
-
-	fprintf(f, "nr=%" PRIu32, nr);
-	if (flags & POSIX_TRACE_SYSCALL_COMPAT)
-		fputs(" (32-bit)", f);
-	else if (name)
-		fprintf(f, " (%s)", name);
+	return flags & POSIX_TRACE_SYSCALL_COMPAT ? NULL : syscall_desc(nr);
 }
 
-/* The path of an entry or exit with @flags, if it has one. */
-static void text_path(FILE *f, const struct kd_event *k, uint32_t flags)
+/* The path a call line shows, at argument @arg. */
+struct call_path {
+	const char *s;			/* NULL: none */
+	size_t len;
+	uint32_t arg;
+	bool cut;			/* cut short: the kernel's copy or the data */
+	bool fault;			/* not copied (not in memory): the address */
+};
+
+/* The path of record @k (an entry or an exit) with @flags and @arg. */
+static struct call_path path_of(const struct kd_event *k, uint32_t flags, uint32_t arg)
 {
+	struct call_path p = { NULL, 0, arg, false, flags & POSIX_TRACE_SYSCALL_PATH_FAULT };
+
 	if (flags & POSIX_TRACE_SYSCALL_PATH) {
+		p.s = k->str;
+		p.len = k->str_len;
+		p.cut = (flags & POSIX_TRACE_SYSCALL_PATH_TRUNC) || k->str_short;
+	}
+	return p;
+}
+
+/* "openat", "syscall_999" without a name, "syscall32_5" for a 32-bit
+ * call (i386's numbers: not named). */
+static void text_call_name(FILE *f, uint32_t nr, uint32_t flags,
+			   const struct syscall_desc *d)
+{
+	if (d)
+		fputs(d->name, f);
+	else
+		fprintf(f, "syscall%s_%" PRIu32,
+			flags & POSIX_TRACE_SYSCALL_COMPAT ? "32" : "", nr);
+}
+
+/* "/etc/passwd" quoted, and "..." after it when it was cut short. */
+static void text_quoted_path(FILE *f, const struct call_path *p)
+{
+	tf_quoted(f, p->s, p->len);
+	if (p->cut)
+		fputs("...", f);
+}
+
+/* The kind of argument @i of a call described by @d (NULL: not). */
+static enum sf_kind arg_kind(const struct syscall_desc *d, unsigned int i)
+{
+	return d && d->nargs >= 0 ? (enum sf_kind)d->arg[i] : SF_HEX;
+}
+
+/* One argument: the path, "?" when the arguments are not known, else as
+ * its kind reads. */
+static void text_arg(FILE *f, enum sf_kind kind, unsigned int i, const __u64 *args,
+		     const struct call_path *p)
+{
+	char buf[SF_LEN];
+
+	if (p->s && i == p->arg) {
+		text_quoted_path(f, p);
+	} else if (!args) {
+		putc('?', f);
+	} else {
+		sf_format(buf, p->fault && i == p->arg ? SF_PTR : kind, args[i]);
+		fputs(buf, f);
+	}
+}
+
+/*
+ * "openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC)": the
+ * arguments a described call takes, the six registers of another;
+ * @args NULL when they are not known (an exit without its entry): "?".
+ */
+static void text_call(FILE *f, uint32_t nr, uint32_t flags, const __u64 *args,
+		      const struct call_path *p)
+{
+	const struct syscall_desc *d = call_desc(nr, flags);
+	unsigned int i, n = d && d->nargs >= 0 ? (unsigned int)d->nargs : 6;
+	const char *sep = "";
+	enum sf_kind kind;
+
+	/* A record knows its path's place better than the description. */
+	if (p->s && p->arg < 6 && p->arg >= n)
+		n = p->arg + 1;
+	text_call_name(f, nr, flags, d);
+	putc('(', f);
+	for (i = 0; i < n; i++) {
+		kind = arg_kind(d, i);
+		if (args && i)
+			kind = sf_resolve(kind, args[i - 1]);
+		if (kind == SF_NONE)
+			continue;
+		fputs(sep, f);
+		sep = ", ";
+		text_arg(f, kind, i, args, p);
+	}
+	putc(')', f);
+	/* A path whose index is past the registers (a crafted record). */
+	if (p->s && p->arg >= n) {
 		fputs(" path=", f);
-		tf_quoted(f, k->str, k->str_len);
-		if ((flags & POSIX_TRACE_SYSCALL_PATH_TRUNC) || k->str_short)
-			fputs(" (truncated)", f);
-	} else if (flags & POSIX_TRACE_SYSCALL_PATH_FAULT) {
-		fputs(" path=(not in memory)", f);
+		text_quoted_path(f, p);
 	}
 }
 
 static void text_entry(FILE *f, const struct kd_event *k)
 {
 	const struct posix_trace_syscall_entry *e = &k->u.entry;
-	unsigned int i;
+	struct call_path p = path_of(k, e->flags, e->path_arg);
 
-	text_nr(f, e->nr, e->flags);
-	fputs(" args=", f);
-	for (i = 0; i < 6; i++)
-		fprintf(f, "%s%#" PRIx64, i ? "," : "", (uint64_t)e->args[i]);
-	text_path(f, k, e->flags);
+	text_call(f, e->nr, e->flags, e->args, &p);
 }
 
+/* " = 3", " = -2 (ENOENT)", " = 0x7f1234567000" (an address). */
 static void text_ret(FILE *f, uint64_t ret)
 {
 	int64_t v = (int64_t)ret;
 	const char *e = errno_name(ret);
 
 	if (v >= -4095 && v <= UINT32_MAX)
-		fprintf(f, "ret=%" PRId64, v);
+		fprintf(f, " = %" PRId64, v);
 	else
-		fprintf(f, "ret=%#" PRIx64, ret);
+		fprintf(f, " = %#" PRIx64, ret);
 	if (e)
 		fprintf(f, " (%s)", e);
+}
+
+/* The call as its entry @entry (NULL if not known) passed it, the path
+ * the exit copied, or else the entry's, then what it returned. */
+static void text_exit(FILE *f, const struct kd_event *k, const struct kd_event *entry)
+{
+	const struct posix_trace_syscall_exit *x = &k->u.exit;
+	struct call_path p = path_of(k, x->flags, x->path_arg);
+	const __u64 *args = NULL;
+
+	if (entry && entry->id == POSIX_TRACE_SYSCALL_ENTRY_NP &&
+	    entry->u.entry.nr == x->nr &&
+	    !((entry->u.entry.flags ^ x->flags) & POSIX_TRACE_SYSCALL_COMPAT)) {
+		args = entry->u.entry.args;
+		if (!p.s)
+			p = path_of(entry, entry->u.entry.flags, entry->u.entry.path_arg);
+	}
+	text_call(f, x->nr, x->flags, args, &p);
+	text_ret(f, x->ret);
 }
 
 static void text_status(FILE *f, uint32_t status)
 {
 	int st = (int)status;
-	char buf[SIG_NAME_LEN];
+	char buf[SF_SIG_LEN];
 	const char *sig;
 
 	fprintf(f, "status=%#" PRIx32, status);
 	if (WIFEXITED(st)) {
 		fprintf(f, " (exited %d)", WEXITSTATUS(st));
 	} else if (WIFSIGNALED(st)) {
-		sig = signal_name(buf, (uint32_t)WTERMSIG(st));
+		sig = sf_signal_name(buf, (uint32_t)WTERMSIG(st));
 		if (sig)
 			fprintf(f, " (killed by %s", sig);
 		else
@@ -258,8 +331,8 @@ static void text_status(FILE *f, uint32_t status)
  * (SI_USER) from=1234". */
 static void text_signal(FILE *f, uint32_t signo, uint32_t code, uint32_t sender)
 {
-	char buf[SIG_NAME_LEN];
-	const char *sig = signal_name(buf, signo);
+	char buf[SF_SIG_LEN];
+	const char *sig = sf_signal_name(buf, signo);
 	const char *c = code_name(signo, (int32_t)code);
 
 	fprintf(f, "sig=%" PRIu32, signo);
@@ -331,17 +404,28 @@ static void text_wakeup(FILE *f, const struct kd_event *k)
 		fprintf(f, "by=%" PRIu32 "/%" PRIu32, w->waker_pid, w->waker_tid);
 }
 
-void kd_text(FILE *f, const struct kd_event *k)
+/* "addr=0x7f10a2c3d000 ip=0x55d0c0de1234 (user)", or "addr=0x7f10a2c3d000
+ * (in syscall)" for a fault the kernel took on the thread's memory: the
+ * instruction is the kernel's then, and the record has no address of it. */
+static void text_fault(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_fault *x = &k->u.fault;
+
+	fprintf(f, "addr=%#" PRIx64, (uint64_t)x->address);
+	if (x->flags & POSIX_TRACE_FAULT_USER)
+		fprintf(f, " ip=%#" PRIx64 " (user)", (uint64_t)x->ip);
+	else
+		fputs(" (in syscall)", f);
+}
+
+void kd_text(FILE *f, const struct kd_event *k, const struct kd_event *entry)
 {
 	switch (k->id) {
 	case POSIX_TRACE_SYSCALL_ENTRY_NP:
 		text_entry(f, k);
 		break;
 	case POSIX_TRACE_SYSCALL_EXIT_NP:
-		text_nr(f, k->u.exit.nr, k->u.exit.flags);
-		putc(' ', f);
-		text_ret(f, k->u.exit.ret);
-		text_path(f, k, k->u.exit.flags);
+		text_exit(f, k, entry);
 		break;
 	case POSIX_TRACE_SIGNAL_GENERATE_NP:
 		text_generate(f, k);
@@ -374,6 +458,10 @@ void kd_text(FILE *f, const struct kd_event *k)
 		break;
 	case POSIX_TRACE_PROCESS_EXIT_NP:
 		text_status(f, k->u.pexit.status);
+		break;
+	case POSIX_TRACE_FAULT_MAJOR_NP:
+	case POSIX_TRACE_FAULT_MINOR_NP:
+		text_fault(f, k);
 		break;
 	}
 }
@@ -415,6 +503,39 @@ static void json_path(FILE *f, const struct kd_event *k, uint32_t flags,
 		json_bool(flags & POSIX_TRACE_SYSCALL_PATH_FAULT));
 }
 
+/*
+ * ],"args_decoded":[...]: beside each register, what text shows for it
+ * when that is a name ("AT_FDCWD", "O_RDONLY|O_CLOEXEC", a mode "0644"),
+ * else null (a number, an address, the path, which is "path", whatever
+ * the description says of its register, an argument the call does not
+ * take or ignores, a call not described).
+ */
+static void json_decoded(FILE *f, const struct posix_trace_syscall_entry *e)
+{
+	const uint32_t path = POSIX_TRACE_SYSCALL_PATH | POSIX_TRACE_SYSCALL_PATH_FAULT;
+	const struct syscall_desc *d = call_desc(e->nr, e->flags);
+	const __u64 *args = e->args;
+	unsigned int i, n = d && d->nargs >= 0 ? (unsigned int)d->nargs : 0;
+	enum sf_kind kind;
+	char buf[SF_LEN];
+
+	fputs("],\"args_decoded\":[", f);
+	for (i = 0; i < 6; i++) {
+		kind = i < n ? arg_kind(d, i) : SF_NONE;
+		if (i)
+			kind = sf_resolve(kind, args[i - 1]);
+		if ((e->flags & path) && i == e->path_arg)
+			kind = SF_PATH;
+		if (i)
+			putc(',', f);
+		if (kind != SF_NONE && kind != SF_PATH && sf_format(buf, kind, args[i]))
+			tf_json(f, buf, strlen(buf));
+		else
+			fputs("null", f);
+	}
+	putc(']', f);
+}
+
 static void json_entry(FILE *f, const struct kd_event *k)
 {
 	const struct posix_trace_syscall_entry *e = &k->u.entry;
@@ -424,7 +545,7 @@ static void json_entry(FILE *f, const struct kd_event *k)
 	fputs(",\"args\":[", f);
 	for (i = 0; i < 6; i++)
 		fprintf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", (uint64_t)e->args[i]);
-	putc(']', f);
+	json_decoded(f, e);
 	json_path(f, k, e->flags, e->path_arg);
 }
 
@@ -451,10 +572,10 @@ static void json_enum(FILE *f, const char *key, int64_t v, const char *nkey,
 static void json_signal(FILE *f, const char *event, uint32_t signo, uint32_t code,
 			uint32_t sender)
 {
-	char buf[SIG_NAME_LEN];
+	char buf[SF_SIG_LEN];
 
 	fprintf(f, "{\"event\":\"%s\"", event);
-	json_enum(f, "signo", signo, "signal_name", signal_name(buf, signo));
+	json_enum(f, "signo", signo, "signal_name", sf_signal_name(buf, signo));
 	json_enum(f, "code", (int32_t)code, "code_name", code_name(signo, (int32_t)code));
 	fprintf(f, ",\"sender_pid\":%" PRIu32, sender);
 }
@@ -512,6 +633,18 @@ static void json_status(FILE *f, uint32_t status)
 	fprintf(f, ",\"core_dump\":%s}", json_bool(WIFSIGNALED(st) && WCOREDUMP(st)));
 }
 
+/* Addresses as strings, as the arguments: they may not fit a double. */
+static void json_fault(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_fault *x = &k->u.fault;
+
+	fprintf(f, "{\"event\":\"%s\",\"address\":\"0x%" PRIx64 "\",\"ip\":\"0x%" PRIx64
+		"\",\"user\":%s}",
+		k->id == POSIX_TRACE_FAULT_MAJOR_NP ? "fault_major" : "fault_minor",
+		(uint64_t)x->address, (uint64_t)x->ip,
+		json_bool(x->flags & POSIX_TRACE_FAULT_USER));
+}
+
 void kd_json(FILE *f, const struct kd_event *k)
 {
 	switch (k->id) {
@@ -549,6 +682,10 @@ void kd_json(FILE *f, const struct kd_event *k)
 		break;
 	case POSIX_TRACE_PROCESS_EXIT_NP:
 		json_status(f, k->u.pexit.status);
+		break;
+	case POSIX_TRACE_FAULT_MAJOR_NP:
+	case POSIX_TRACE_FAULT_MINOR_NP:
+		json_fault(f, k);
 		break;
 	default:
 		fputs("null", f);

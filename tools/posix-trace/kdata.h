@@ -30,6 +30,7 @@ struct kd_event {
 		struct posix_trace_process_fork fork;
 		struct posix_trace_process_exec exec;
 		struct posix_trace_process_exit pexit;
+		struct posix_trace_fault fault;
 	} u;
 	const char *str;		/* an entry's or exit's path, the exec's file */
 	size_t str_len;			/* bytes of it in the data */
@@ -49,10 +50,19 @@ const char *kd_syscall_name(uint32_t nr, uint32_t flags);
 const char *kd_sched_reason(uint32_t reason);
 
 /*
- * One line's worth, without a newline:
- *   syscall entry  nr=257 (openat) args=0xffffff9c,0x7f10,0x80000,0,0,0
- *                  path="/etc/ld.so.cache"
- *   syscall exit   nr=257 (openat) ret=3, ret=-2 (ENOENT) [path=...]
+ * One line's worth, without a newline.  A system call as strace shows
+ * it, its arguments decoded where the call is described (syscalls.h,
+ * sysflags.h), the six registers in hexadecimal where it is not:
+ *   syscall entry  openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC)
+ *                  mmap(NULL, 8192, PROT_READ|PROT_WRITE,
+ *                  MAP_PRIVATE|MAP_ANONYMOUS, -1, 0); "/very/long"... for a
+ *                  path cut short; the address for a path the kernel
+ *                  could not copy; syscall_999(...) without a name,
+ *                  syscall32_5(...) for a 32-bit call (not decoded)
+ *   syscall exit   the call again, with the arguments of @entry (the
+ *                  entry of the call, or NULL: "?" for each), the path
+ *                  the exit copied or else the entry's, and " = 3",
+ *                  " = -2 (ENOENT)", " = 0x7f1234567000"
  *   signal generate
  *                  sig=10 (SIGUSR1) code=0 (SI_USER) from=1234
  *                  result=delivered [group]
@@ -61,12 +71,16 @@ const char *kd_sched_reason(uint32_t reason);
  *   sched out      reason=sleeping cpu=1 (reason=7 for a value without a name)
  *   sched in       cpu=0
  *   sched wakeup   by=1234/1235 (waker pid/tid), by=irq, by=kernel (pid 0)
+ *   fault          addr=0x7f10a2c3d000 ip=0x55d0c0de1234 (user), or
+ *                  addr=0x7f10a2c3d000 (in syscall): the kernel's fault on
+ *                  the thread's memory inside a system call
  *   fork           child=4243, child=4242 tid=4250 (thread)
  *   exec           file="/bin/ls" old_tid=4242
  *   exit           status=0x100 (exited 1)
- * Strings are escaped as tf_quoted() does.
+ * Strings are escaped as tf_quoted() does.  @entry is ignored unless it
+ * is an entry of the same call (number and ABI) as the exit @k.
  */
-void kd_text(FILE *f, const struct kd_event *k);
+void kd_text(FILE *f, const struct kd_event *k, const struct kd_event *entry);
 
 /* The same as a JSON object (strings through json_str()), e.g.
  * {"event":"syscall_exit","nr":257,"syscall":"openat","compat":false,
@@ -78,7 +92,12 @@ void kd_text(FILE *f, const struct kd_event *k);
  *  "action_name":"handler","handler":"0x401136","sa_flags":67108864},
  * {"event":"sched_out","reason":1,"reason_name":"sleeping","cpu":1},
  * {"event":"sched_in","cpu":0},
- * {"event":"sched_wakeup","waker_pid":1234,"waker_tid":1235,"irq":false}. */
+ * {"event":"sched_wakeup","waker_pid":1234,"waker_tid":1235,"irq":false},
+ * {"event":"fault_major","address":"0x7f10a2c3d000","ip":"0x55d0c0de1234",
+ *  "user":true}.  An entry's "args" (hexadecimal strings) have
+ * "args_decoded" beside them: for each, what text shows when that is a
+ * name ("AT_FDCWD", "O_RDONLY|O_CLOEXEC", "0644"), else null.  The object
+ * is the record's data alone: an exit has no arguments. */
 void kd_json(FILE *f, const struct kd_event *k);
 
 #endif

@@ -105,6 +105,9 @@ int lv_next(struct logview *lv, struct lv_event *ev)
 		strcpy(lv->name, "?");
 	ev->name = lv->name;
 	ev->pid = info.posix_pid;
+	/* Kernel events have no pthread_t: their thread is this id. */
+	if (posix_trace_event_tid_np(lv->trid, &ev->tid))
+		ev->tid = 0;
 	ev->thread = (uint64_t)info.posix_thread_id;
 	ev->address = (uint64_t)(uintptr_t)info.posix_prog_address;
 	ev->ts = info.posix_timestamp;
@@ -151,8 +154,7 @@ int lv_event_types(struct logview *lv,
 	return ret;
 }
 
-/* @v with a comma every three digits, into @buf (at least 27 bytes). */
-static const char *lv_grouped(char *buf, unsigned long long v)
+const char *lv_grouped(char *buf, unsigned long long v)
 {
 	char digits[24];
 	int n = snprintf(digits, sizeof(digits), "%llu", v), i, o = 0;
@@ -170,7 +172,7 @@ void lv_print_losses(const struct logview *lv, const char *prefix)
 {
 	struct posix_trace_losses_np l;
 	unsigned long long events, gaps;
-	char a[32], b[32];
+	char a[LV_GROUPED_LEN], b[LV_GROUPED_LEN];
 	const char *sep = "";
 
 	if (posix_trace_get_losses_np(lv->trid, &l)) {

@@ -17,6 +17,8 @@ struct lv_event {
 	trace_event_id_t id;
 	const char *name;		/* valid until the next lv_next() */
 	pid_t pid;
+	pid_t tid;			/* the kernel's thread id, 0 if none
+					 * (posix_trace_event_tid_np()) */
 	uint64_t thread;		/* posix_thread_id (the pthread_t) */
 	uint64_t address;		/* posix_prog_address */
 	struct timespec ts;		/* CLOCK_REALTIME */
@@ -57,6 +59,10 @@ void lv_close(struct logview *lv);
  * in this log".
  */
 void lv_print_losses(const struct logview *lv, const char *prefix);
+
+/* @v with a comma every three digits ("3,456") into @buf. */
+#define LV_GROUPED_LEN	32
+const char *lv_grouped(char *buf, unsigned long long v);
 
 /* Every event type the log names, in id order: calls @fn for each. */
 int lv_event_types(struct logview *lv,

@@ -97,6 +97,7 @@ static const struct {
 	{ "syscall", POSIX_TRACE_KERNEL_SYSCALL_NP },
 	{ "signal", POSIX_TRACE_KERNEL_SIGNAL_NP },
 	{ "sched", POSIX_TRACE_KERNEL_SCHED_NP },
+	{ "fault", POSIX_TRACE_KERNEL_FAULT_NP },
 	{ "process", POSIX_TRACE_KERNEL_PROCESS_NP },
 	{ "all", POSIX_TRACE_KERNEL_ALL_NP },
 };
@@ -131,7 +132,7 @@ const char *opt_kclasses_name(unsigned int classes)
 {
 	/* Every class named once, in the table's order: the buffer holds
 	 * them all ("all" too: one more than the commas between the others). */
-	static char buf[sizeof("syscall,signal,sched,process,all")];
+	static char buf[sizeof("syscall,signal,sched,fault,process,all")];
 	unsigned int i;
 
 	if (!classes)

@@ -26,12 +26,12 @@ const char *opt_policy_name(int policy);
 
 /*
  * Kernel event classes as --kernel spells them, comma-separated:
- * "syscall", "signal", "sched", "process", "all".  0 with their
+ * "syscall", "signal", "sched", "fault", "process", "all".  0 with their
  * POSIX_TRACE_KERNEL_*_NP bits in *@v, or -1 with the first name that is
  * none at *@bad, *@badlen bytes long.
  */
 int opt_kclasses(const char *s, unsigned int *v, const char **bad, size_t *badlen);
-/* @classes as --kernel spells them, "syscall,sched,process", or "none" ("?"
+/* @classes as --kernel spells them, "syscall,sched,fault", or "none" ("?"
  * with a bit of no class); the string is static, overwritten by the next
  * call. */
 const char *opt_kclasses_name(unsigned int classes);

@@ -45,7 +45,8 @@ void rec_help(FILE *f)
 	      "  --kernel CLASS,...    record the kernel events of these classes too:\n"
 	      "                        syscall (system calls: entry and exit), signal\n"
 	      "                        (sent, delivered), sched (off and on a CPU,\n"
-	      "                        woken up), process (fork, exec, exit) or all;\n"
+	      "                        woken up), fault (page faults: major, minor),\n"
+	      "                        process (fork, exec, exit) or all;\n"
 	      "                        may be repeated\n"
 	      "  --no-loss[=SECONDS]   never-lose mode, the default with the flush and\n"
 	      "                        until-full stream policies: a thread whose\n"
@@ -104,7 +105,7 @@ int rec_option(struct rec_opts *o, const char *cmd, int opt, const char *arg)
 			o->kclasses |= classes;
 			return PT_EXIT_OK;
 		}
-		pt_err("%s: unknown kernel event class '%.*s' (syscall, signal, sched, process or all)",
+		pt_err("%s: unknown kernel event class '%.*s' (syscall, signal, sched, fault, process or all)",
 		       cmd, (int)(len < 64 ? len : 64), bad);
 		return PT_EXIT_USAGE;
 	}

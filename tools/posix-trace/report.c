@@ -15,7 +15,8 @@
  * decoded (kdata.h): in text instead of hex and printable, in JSON as a
  * "kernel" object besides them; CSV shows every event alike.  A system
  * call's exit gains its duration and a sched_in the time off CPU before
- * it, when the log has the record they are measured from (sctime.h).
+ * it, when the log has the record they are measured from (sctime.h); in
+ * text an exit shows the arguments of its entry, kept per thread here.
  * Names are escaped in each format (textfmt.h, posix-trace(1)): a log may
  * be anyone's, and its names must not drive a terminal or a spreadsheet.
  * --filter keeps only the events of the named types; the summary counts
@@ -31,6 +32,7 @@
 #include "logview.h"
 #include "opts.h"
 #include "sctime.h"
+#include "table.h"
 #include "textfmt.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_CSV };
@@ -70,13 +72,17 @@ static void usage(FILE *f)
 	      "and as text with every byte outside 0x20..0x7e as '.'.  Control\n"
 	      "characters and bytes that are not UTF-8 in names are escaped: \\xNN in\n"
 	      "text and CSV, \\uXXXX in JSON.\n"
-	      "Kernel events (record --kernel) show their data decoded: system call\n"
-	      "names, arguments, paths, return values, signals, CPU switches and\n"
-	      "wakeups, fork, exec and exit; in text instead of hex, in JSON as a\n"
-	      "\"kernel\" object besides it.  A system call's exit ends with its\n"
-	      "duration, \" <4.1 us>\" (JSON \"duration_ns\"), and a sched_in with the\n"
-	      "time off CPU before it, \" off=3.0 ms (sleeping)\" (JSON \"off_ns\"), when\n"
-	      "the log has the entry or the sched_out of the same thread.\n"
+	      "Kernel events (record --kernel) show their data decoded: system calls\n"
+	      "as strace shows them, flags and constants named (x86-64's values),\n"
+	      "an exit with its entry's arguments and its return value, signals, CPU\n"
+	      "switches and wakeups, page faults, fork, exec and exit; in text\n"
+	      "instead of hex, in JSON as a \"kernel\" object besides it:\n"
+	      "  openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3 <4.1 us>\n"
+	      "  addr=0x7f10a2c3d000 ip=0x55d0c0de1234 (user)\n"
+	      "A system call's exit ends with its duration, \" <4.1 us>\" (JSON\n"
+	      "\"duration_ns\"), and a sched_in with the time off CPU before it,\n"
+	      "\" off=3.0 ms (sleeping)\" (JSON \"off_ns\"), when the log has the entry\n"
+	      "or the sched_out of the same thread.\n"
 	      "Exit status: 0, 1 if LOG cannot be read, 2 for bad usage.\n", f);
 }
 
@@ -109,9 +115,140 @@ static void note_text(const struct sct_note *note)
 		printf(" (reason=%" PRIu32 ")", note->off_reason);
 }
 
-/* @k: the event's kernel data decoded, NULL for another event. */
+/*
+ * The last system call entry of each thread, kept for the line of its
+ * exit, which shows the call with its arguments: only the entry has them,
+ * and its record is gone by then.  A thread is (pid, tid), as sctime.h
+ * says; entries before lost events (an OVERFLOW, a START) are forgotten.
+ */
+struct entries {
+	struct table threads;	/* (pid, tid): struct saved_entry */
+	unsigned int gen;	/* bumped where events may be missing */
+};
+
+struct saved_entry {
+	unsigned int gen;
+	bool valid;			/* an entry, no exit yet */
+	struct kd_event k;		/* k.str: path, when it has one */
+	char path[POSIX_TRACE_SYSCALL_PATH_MAX];
+};
+
+/* The saved entry of the thread of @ev: 0, or ENOMEM. */
+static int saved_of(struct entries *es, const struct lv_event *ev, struct saved_entry **sp)
+{
+	struct table_entry *e;
+	size_t n;
+	bool added;
+	int ret;
+
+	ret = table_add(&es->threads, (uint32_t)ev->pid, (uint32_t)ev->tid, &n, &added);
+	if (ret)
+		return ret;
+	e = &es->threads.ent[n];
+	if (!e->val)
+		e->val = calloc(1, sizeof(struct saved_entry));
+	*sp = e->val;
+	return e->val ? 0 : ENOMEM;
+}
+
+/* A copy of entry @k; a path longer than the kernel copies (a crafted
+ * log) is cut, and shows so. */
+static void save_entry(struct saved_entry *s, const struct kd_event *k, unsigned int gen)
+{
+	size_t n = k->str_len < sizeof(s->path) ? k->str_len : sizeof(s->path);
+
+	s->gen = gen;
+	s->valid = true;
+	s->k = *k;
+	if (k->str)
+		memcpy(s->path, k->str, n);
+	s->k.str = s->path;
+	s->k.str_len = n;
+	s->k.str_short = k->str_short || n < k->str_len;
+}
+
+/* Whether @s holds an execve() or execveat() entry not yet answered. */
+static bool exec_entry(const struct saved_entry *s, unsigned int gen)
+{
+	const char *name;
+
+	if (!s || !s->valid || s->gen != gen)
+		return false;
+	name = kd_syscall_name(s->k.u.entry.nr, s->k.u.entry.flags);
+	return name && (!strcmp(name, "execve") || !strcmp(name, "execveat"));
+}
+
+/*
+ * An exec of the thread @ev names (the leader's id) that another thread
+ * of the process called (old_tid 0): that thread became the leader, so
+ * its execve() entry moves to the leader's id, where its exit comes.
+ */
+static int exec_moved(struct entries *es, const struct lv_event *ev)
+{
+	struct saved_entry *leader, *s;
+	size_t i;
+	int ret;
+
+	ret = saved_of(es, ev, &leader);
+	for (i = 0; !ret && i < es->threads.count; i++) {
+		s = es->threads.ent[i].val;
+		if (s == leader || es->threads.ent[i].key[0] != (uint32_t)ev->pid ||
+		    !exec_entry(s, es->gen))
+			continue;
+		*leader = *s;
+		leader->k.str = leader->path;
+		s->valid = false;
+		break;
+	}
+	return ret;
+}
+
+/*
+ * Every event, in log order, shown or not: *@entry is the entry of the
+ * call an exit @k ends (to show with it), or NULL.  0, or ENOMEM.
+ */
+static int entry_event(struct entries *es, const struct lv_event *ev,
+		       const struct kd_event *k, const struct kd_event **entry)
+{
+	struct saved_entry *s;
+	int ret;
+
+	*entry = NULL;
+	if (ev->id == POSIX_TRACE_START || ev->id == POSIX_TRACE_OVERFLOW) {
+		es->gen++;
+		return 0;
+	}
+	if (k && k->id == POSIX_TRACE_PROCESS_EXEC_NP && !k->u.exec.old_tid)
+		return exec_moved(es, ev);
+	if (!k || (k->id != POSIX_TRACE_SYSCALL_ENTRY_NP && k->id != POSIX_TRACE_SYSCALL_EXIT_NP))
+		return 0;
+	ret = saved_of(es, ev, &s);
+	if (ret)
+		return ret;
+	if (k->id == POSIX_TRACE_SYSCALL_ENTRY_NP) {
+		save_entry(s, k, es->gen);
+		return 0;
+	}
+	/* kd_text() checks that it is the same call. */
+	if (s->valid && s->gen == es->gen)
+		*entry = &s->k;
+	s->valid = false;
+	return 0;
+}
+
+static void entries_free(struct entries *es)
+{
+	size_t i;
+
+	for (i = 0; i < es->threads.count; i++)
+		free(es->threads.ent[i].val);
+	table_free(&es->threads);
+}
+
+/* @k: the event's kernel data decoded, NULL for another event; @entry:
+ * for an exit, the entry of its call, or NULL. */
 static void event_text(const struct lv_event *ev, const struct kd_event *k,
-		       const struct sct_note *note)
+		       const struct kd_event *entry, const struct sct_note *note)
 {
 	char ts[TF_TS_LEN];
 
@@ -123,7 +260,7 @@ static void event_text(const struct lv_event *ev, const struct kd_event *k,
 		printf(" (truncated at %s)", trunc_name(ev->truncation));
 	if (k) {
 		fputs(": ", stdout);
-		kd_text(stdout, k);
+		kd_text(stdout, k, entry);
 		note_text(note);
 	} else if (ev->len) {
 		fputs(": ", stdout);
@@ -362,10 +499,11 @@ static unsigned long long record_bytes(const struct lv_event *ev)
 }
 
 static void event_out(enum format fmt, const struct lv_event *ev,
-		      const struct kd_event *k, const struct sct_note *note, char *txt)
+		      const struct kd_event *k, const struct kd_event *entry,
+		      const struct sct_note *note, char *txt)
 {
 	if (fmt == FMT_TEXT)
-		event_text(ev, k, note);
+		event_text(ev, k, entry, note);
 	else if (fmt == FMT_JSON)
 		event_json(ev, k, note, txt);
 	else
@@ -378,8 +516,11 @@ static void event_out(enum format fmt, const struct lv_event *ev,
 static int events(struct logview *lv, enum format fmt, const struct namelist *show,
 		  struct summary *s, struct sct *tm, char *txt)
 {
+	struct entries es = { TABLE_INIT, 0 };
+	const struct kd_event *k, *entry = NULL;
+	/* Only a text line shows an exit with its entry's arguments. */
+	bool pair = fmt == FMT_TEXT && !tm->summary;
 	unsigned long long bytes = 0;
-	const struct kd_event *k;
 	struct sct_note note;
 	struct progress pr;
 	struct kd_event kd;
@@ -393,7 +534,8 @@ static int events(struct logview *lv, enum format fmt, const struct namelist *sh
 		progress_update(&pr, bytes < pr.total ? bytes : pr.total);
 		k = kd_decode(ev.id, ev.data, ev.len, &kd) ? &kd : NULL;
 		shown = !show->n || namelist_has(show, ev.name);
-		if (sct_event(tm, &ev, k, shown, &note)) {
+		if (sct_event(tm, &ev, k, shown, &note) ||
+		    (pair && entry_event(&es, &ev, k, &entry))) {
 			r = -ENOMEM;
 			break;
 		}
@@ -401,9 +543,10 @@ static int events(struct logview *lv, enum format fmt, const struct namelist *sh
 			continue;
 		count(s, &ev);
 		if (!tm->summary)
-			event_out(fmt, &ev, k, &note, txt);
+			event_out(fmt, &ev, k, entry, &note, txt);
 	}
 	progress_end(&pr);
+	entries_free(&es);
 	return r;
 }
 

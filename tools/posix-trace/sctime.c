@@ -6,16 +6,33 @@
 #include <string.h>
 #include "sctime.h"
 
-/* What is known of one thread, between its records. */
-struct sct_thread {
-	unsigned int gen;		/* older than sct.gen: forget the rest */
-	bool in_call;			/* an entry, no exit yet */
-	bool entry_shown;		/* ... which the report shows */
+/* The system call a thread is in: its entry. */
+struct sct_call {
+	bool open;			/* an entry, no exit yet */
+	bool shown;			/* ... which the report shows */
 	bool untimed;			/* ... before events were lost */
-	bool off;			/* a sched_out, no sched_in yet */
 	uint32_t nr, compat;		/* the entry's */
 	struct timespec entry;
 	uint64_t blocked_ns;		/* off CPU since the entry */
+};
+
+struct sct_thread;
+
+/* One process id: the life its threads belong to, its page faults. */
+struct sct_proc {
+	uint32_t pid;
+	unsigned int life;		/* bumped when the process exits or execs */
+	struct sct_thread *exec;	/* the last of its threads to enter an exec */
+	unsigned long long major, minor;	/* faults of the records shown */
+};
+
+/* What is known of one thread, between its records. */
+struct sct_thread {
+	unsigned int gen;		/* older than sct.gen: forget the rest */
+	unsigned int life;		/* older than proc->life: a thread gone */
+	struct sct_proc *proc;
+	struct sct_call call;
+	bool off;			/* a sched_out, no sched_in yet */
 	struct timespec out;		/* the sched_out's */
 	uint32_t reason;
 };
@@ -31,7 +48,8 @@ struct sct_stat {
 
 void sct_init(struct sct *s, bool summary)
 {
-	*s = (struct sct){ .threads = TABLE_INIT, .calls = TABLE_INIT, .summary = summary };
+	*s = (struct sct){ .threads = TABLE_INIT, .procs = TABLE_INIT, .calls = TABLE_INIT,
+			   .summary = summary };
 }
 
 /* @to - @from in *@ns: false if negative or beyond 64 bits (a log's
@@ -92,22 +110,42 @@ static int stat_of(struct sct *s, uint32_t nr, uint32_t compat, struct sct_stat 
 	return ret;
 }
 
+static int proc_of(struct sct *s, pid_t pid, struct sct_proc **p)
+{
+	int ret = value_of(&s->procs, (uint32_t)pid, 0, sizeof(**p), (void **)p);
+
+	if (!ret)
+		(*p)->pid = (uint32_t)pid;
+	return ret;
+}
+
 /* The open call of @t ends without an exit record (exit(), execve(), a
- * record lost): a call, without time. */
+ * record lost, its thread gone): a call, without time. */
 static int close_call(struct sct *s, struct sct_thread *t)
 {
 	struct sct_stat *st;
 	int ret;
 
-	if (!t->in_call)
+	if (!t->call.open)
 		return 0;
-	t->in_call = false;
-	if (!s->summary || !t->entry_shown)
+	t->call.open = false;
+	if (!s->summary || !t->call.shown)
 		return 0;
-	ret = stat_of(s, t->nr, t->compat, &st);
+	ret = stat_of(s, t->call.nr, t->call.compat, &st);
 	if (!ret)
 		st->calls++;
 	return ret;
+}
+
+/* @t, the thread of a record, is a new one if its process exited or
+ * exec'd since its last record: the old one's call never returned. */
+static int renew(struct sct *s, struct sct_thread *t)
+{
+	if (t->life == t->proc->life)
+		return 0;
+	t->life = t->proc->life;
+	t->off = false;
+	return close_call(s, t);
 }
 
 /*
@@ -120,16 +158,29 @@ static int thread_of(struct sct *s, const struct lv_event *ev, struct sct_thread
 	struct sct_thread *t;
 	int ret;
 
-	ret = value_of(&s->threads, (uint32_t)ev->pid, ev->thread, sizeof(*t), (void **)&t);
+	ret = value_of(&s->threads, (uint32_t)ev->pid, (uint32_t)ev->tid, sizeof(*t),
+		       (void **)&t);
+	if (!ret && !t->proc) {
+		ret = proc_of(s, ev->pid, &t->proc);
+		if (!ret)
+			t->life = t->proc->life;
+	}
 	if (ret)
 		return ret;
 	*tp = t;
 	if (t->gen != s->gen) {
 		t->gen = s->gen;
-		t->untimed = true;
+		t->call.untimed = true;
 		t->off = false;
 	}
-	return 0;
+	return renew(s, t);
+}
+
+/* execve and execveat: x86-64's numbers (a log's, kdata.h), i386's for a
+ * 32-bit call. */
+static bool is_exec(uint32_t nr, uint32_t compat)
+{
+	return compat ? nr == 11 || nr == 358 : nr == 59 || nr == 322;
 }
 
 static int sys_entry(struct sct *s, struct sct_thread *t, const struct lv_event *ev,
@@ -138,13 +189,12 @@ static int sys_entry(struct sct *s, struct sct_thread *t, const struct lv_event 
 	/* A thread is in one call at a time: the one before never returned. */
 	int ret = close_call(s, t);
 
-	t->in_call = true;
-	t->entry_shown = shown;
-	t->untimed = false;
-	t->nr = e->nr;
-	t->compat = e->flags & POSIX_TRACE_SYSCALL_COMPAT;
-	t->entry = ev->ts;
-	t->blocked_ns = 0;
+	t->call = (struct sct_call){
+		.open = true, .shown = shown, .nr = e->nr,
+		.compat = e->flags & POSIX_TRACE_SYSCALL_COMPAT, .entry = ev->ts,
+	};
+	if (is_exec(t->call.nr, t->call.compat))
+		t->proc->exec = t;
 	return ret;
 }
 
@@ -175,10 +225,11 @@ static int sys_exit(struct sct *s, struct sct_thread *t, const struct lv_event *
 	struct sct_stat *st;
 	int ret = 0;
 
-	if (t->in_call && t->nr == x->nr && t->compat == compat) {
-		note->has_dur = !t->untimed && elapsed(&t->entry, &ev->ts, &note->dur_ns);
-		shown = shown || t->entry_shown;
-		t->in_call = false;
+	if (t->call.open && t->call.nr == x->nr && t->call.compat == compat) {
+		note->has_dur = !t->call.untimed &&
+				elapsed(&t->call.entry, &ev->ts, &note->dur_ns);
+		shown = shown || t->call.shown;
+		t->call.open = false;
 	} else {
 		/* Another call's entry (a lost exit), or none (a lost entry,
 		 * the log's start, a child returning from fork). */
@@ -188,7 +239,46 @@ static int sys_exit(struct sct *s, struct sct_thread *t, const struct lv_event *
 		return ret;
 	ret = stat_of(s, x->nr, compat, &st);
 	if (!ret)
-		count_exit(st, x, note, t->blocked_ns);
+		count_exit(st, x, note, t->call.blocked_ns);
+	return ret;
+}
+
+/* The process of @t exited (its last thread records that): every call of
+ * its threads ends unanswered, the others' when their ids come again
+ * (renew()) or at the end. */
+static int proc_exit(struct sct *s, struct sct_thread *t)
+{
+	t->off = false;
+	t->proc->exec = NULL;
+	t->proc->life++;
+	t->life = t->proc->life;
+	return close_call(s, t);
+}
+
+/*
+ * An exec, recorded by @t, the leader: every other thread is gone.  When
+ * another thread called it (@old_tid 0), that thread now has the
+ * leader's id, its call too (the last exec entered, its exit to come
+ * here); the leader it replaced never returns from its own call.
+ */
+static int proc_exec(struct sct *s, struct sct_thread *t,
+		     const struct posix_trace_process_exec *x)
+{
+	struct sct_thread *from = t->proc->exec;
+	int ret = 0;
+
+	if (!x->old_tid) {
+		ret = close_call(s, t);
+		if (from && from != t && from->life == t->life && from->call.open) {
+			t->call = from->call;
+			t->call.untimed |= from->gen != s->gen;
+			from->call.open = false;
+		}
+	}
+	t->off = false;
+	t->proc->exec = NULL;
+	t->proc->life++;
+	t->life = t->proc->life;
 	return ret;
 }
 
@@ -216,12 +306,12 @@ static void sched_in(struct sct_thread *t, const struct lv_event *ev, struct sct
 	t->off = false;
 	note->has_off = elapsed(&t->out, &ev->ts, &note->off_ns);
 	note->off_reason = t->reason;
-	if (!note->has_off || !t->in_call)
+	if (!note->has_off || !t->call.open)
 		return;
 	/* The call's part of the time off CPU: what follows its entry. */
-	from = before(&t->out, &t->entry) ? &t->entry : &t->out;
+	from = before(&t->out, &t->call.entry) ? &t->call.entry : &t->out;
 	if (elapsed(from, &ev->ts, &ns))
-		t->blocked_ns = sat_add(t->blocked_ns, ns);
+		t->call.blocked_ns = sat_add(t->call.blocked_ns, ns);
 }
 
 /* Whether the records of @id have a part in the timing. */
@@ -229,7 +319,26 @@ static bool timed_id(trace_event_id_t id)
 {
 	return id == POSIX_TRACE_SYSCALL_ENTRY_NP || id == POSIX_TRACE_SYSCALL_EXIT_NP ||
 	       id == POSIX_TRACE_SCHED_OUT_NP || id == POSIX_TRACE_SCHED_IN_NP ||
-	       id == POSIX_TRACE_PROCESS_EXIT_NP;
+	       id == POSIX_TRACE_PROCESS_EXEC_NP || id == POSIX_TRACE_PROCESS_EXIT_NP;
+}
+
+/* A page fault of a record shown: counted for its process.  By id: its
+ * data (the address) is not needed. */
+static int count_fault(struct sct *s, const struct lv_event *ev, bool shown)
+{
+	struct sct_proc *p;
+	int ret;
+
+	if (!s->summary || !shown)
+		return 0;
+	ret = proc_of(s, ev->pid, &p);
+	if (ret)
+		return ret;
+	if (ev->id == POSIX_TRACE_FAULT_MAJOR_NP)
+		p->major++;
+	else
+		p->minor++;
+	return 0;
 }
 
 int sct_event(struct sct *s, const struct lv_event *ev, const struct kd_event *k,
@@ -244,6 +353,8 @@ int sct_event(struct sct *s, const struct lv_event *ev, const struct kd_event *k
 		s->gen++;
 		return 0;
 	}
+	if (ev->id == POSIX_TRACE_FAULT_MAJOR_NP || ev->id == POSIX_TRACE_FAULT_MINOR_NP)
+		return count_fault(s, ev, shown);
 	if (!k || !timed_id(k->id))
 		return 0;
 	ret = thread_of(s, ev, &t);
@@ -260,9 +371,10 @@ int sct_event(struct sct *s, const struct lv_event *ev, const struct kd_event *k
 	case POSIX_TRACE_SCHED_IN_NP:
 		sched_in(t, ev, note);
 		break;
-	default:	/* the process exited: its last call never returns */
-		t->off = false;
-		return close_call(s, t);
+	case POSIX_TRACE_PROCESS_EXEC_NP:
+		return proc_exec(s, t, &k->u.exec);
+	default:
+		return proc_exit(s, t);
 	}
 	return 0;
 }
@@ -384,29 +496,101 @@ static void text_head(FILE *f, bool sched)
 	text_rule(f, sched);
 }
 
-int sct_text(FILE *f, struct sct *s, bool sched)
+static void calls_text(FILE *f, struct sct_stat **v, size_t n, const struct sct_stat *sum,
+		       bool sched)
 {
-	struct sct_stat **v, sum;
 	char name[NAME_LEN];
-	size_t n, i;
+	size_t i;
 
-	if (sorted(s, &v, &n, &sum))
-		return ENOMEM;
 	if (!n) {
 		fputs("# system calls: none\n", f);
-		free(v);
-		return 0;
+		return;
 	}
 	text_head(f, sched);
 	for (i = 0; i < n; i++)
-		text_row(f, v[i], sum.total_ns, sched, call_name(name, v[i]));
+		text_row(f, v[i], sum->total_ns, sched, call_name(name, v[i]));
 	text_rule(f, sched);
-	text_row(f, &sum, sum.total_ns, sched, "total");
+	text_row(f, sum, sum->total_ns, sched, "total");
 	fprintf(f, "# timed calls: %llu of %llu (the others lack their entry or exit record)\n",
-		sum.timed, sum.calls);
+		sum->timed, sum->calls);
 	if (!sched)
 		fputs("# on-cpu, blocked: not known, the log has no sched events "
 		      "(record --kernel sched)\n", f);
+}
+
+/* The most faults first; then by pid. */
+static int by_faults(const void *a, const void *b)
+{
+	const struct sct_proc *x = *(const struct sct_proc *const *)a;
+	const struct sct_proc *y = *(const struct sct_proc *const *)b;
+	unsigned long long fx = x->major + x->minor, fy = y->major + y->minor;
+
+	if (fx != fy)
+		return fx > fy ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The processes with page faults in *@v, sorted, *@n of them, and their
+ * sum in *@sum: 0, or ENOMEM. */
+static int faulted(struct sct *s, struct sct_proc ***v, size_t *n, struct sct_proc *sum)
+{
+	struct sct_proc *p;
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum));
+	*n = 0;
+	*v = calloc(s->procs.count + 1, sizeof(**v));
+	if (!*v)
+		return ENOMEM;
+	for (i = 0; i < s->procs.count; i++) {
+		p = s->procs.ent[i].val;
+		if (!p || !(p->major + p->minor))
+			continue;
+		(*v)[(*n)++] = p;
+		sum->major += p->major;
+		sum->minor += p->minor;
+	}
+	qsort(*v, *n, sizeof(**v), by_faults);
+	return 0;
+}
+
+static void faults_line(FILE *f, const char *what, const struct sct_proc *p)
+{
+	char a[LV_GROUPED_LEN], b[LV_GROUPED_LEN];
+
+	fprintf(f, "# %s: %s major, %s minor\n", what, lv_grouped(a, p->major),
+		lv_grouped(b, p->minor));
+}
+
+static void faults_text(FILE *f, struct sct_proc **v, size_t n, const struct sct_proc *sum)
+{
+	char what[32];
+	size_t i;
+
+	if (!n)
+		return;
+	faults_line(f, "page faults", sum);
+	for (i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "  pid %" PRIu32, v[i]->pid);
+		faults_line(f, what, v[i]);
+	}
+}
+
+int sct_text(FILE *f, struct sct *s, bool sched)
+{
+	struct sct_stat **v, sum;
+	struct sct_proc **pv, psum;
+	size_t n, pn;
+
+	if (sorted(s, &v, &n, &sum))
+		return ENOMEM;
+	if (faulted(s, &pv, &pn, &psum)) {
+		free(v);
+		return ENOMEM;
+	}
+	calls_text(f, v, n, &sum, sched);
+	faults_text(f, pv, pn, &psum);
+	free(pv);
 	free(v);
 	return 0;
 }
@@ -433,17 +617,27 @@ static void json_row(FILE *f, const struct sct_stat *st, bool sched)
 int sct_json(FILE *f, struct sct *s, bool sched)
 {
 	struct sct_stat **v, sum;
-	size_t n, i;
+	struct sct_proc **pv, psum;
+	size_t n, pn, i;
 
 	if (sorted(s, &v, &n, &sum))
 		return ENOMEM;
+	if (faulted(s, &pv, &pn, &psum)) {
+		free(v);
+		return ENOMEM;
+	}
 	fputs(",\"syscalls\":[", f);
 	for (i = 0; i < n; i++) {
 		if (i)
 			putc(',', f);
 		json_row(f, v[i], sched);
 	}
+	fputs("],\"page_faults\":[", f);
+	for (i = 0; i < pn; i++)
+		fprintf(f, "%s{\"pid\":%" PRIu32 ",\"major\":%llu,\"minor\":%llu}", i ? "," : "",
+			pv[i]->pid, pv[i]->major, pv[i]->minor);
 	putc(']', f);
+	free(pv);
 	free(v);
 	return 0;
 }
@@ -460,5 +654,6 @@ static void free_values(struct table *t)
 void sct_free(struct sct *s)
 {
 	free_values(&s->threads);
+	free_values(&s->procs);
 	free_values(&s->calls);
 }

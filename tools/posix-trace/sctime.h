@@ -6,14 +6,17 @@
  * number), the time a thread spent off CPU (its sched_in's timestamp
  * minus that of its sched_out before it), and for report --summary a
  * table per system call as strace -c prints it, the time of each call
- * split into on CPU and blocked when the log recorded the sched class.
+ * split into on CPU and blocked when the log recorded the sched class,
+ * and the page faults of each process (the fault class's records).
  *
- * A thread is the record's (pid, thread) as the report shows them.  The
- * module records kernel events with thread 0 and their tid is not among
- * what posix_trace_getnext_event() returns, so the kernel events of all
- * the threads of a process are one thread here: a call another thread
- * entered in between has no duration (its number differs), or the wrong
- * one when both threads made the same call at once.
+ * A thread is the record's (pid, tid): the module records kernel events
+ * with thread (pthread_t) 0, and their kernel thread id comes from
+ * posix_trace_event_tid_np() (lv_event.tid), so the threads of a process
+ * are timed apart.  A thread id is reused: when its process exits, or
+ * execs (every other thread dies then), what its threads were in never
+ * returns, and the next records of the same (pid, tid) are another
+ * thread's.  An exec that a thread other than the leader called goes on
+ * in the leader's id: its call moves there, to end with its exit.
  *
  * Every event of the log goes through sct_event() in log order, shown or
  * not (--filter chooses what is shown, not what a duration is); the
@@ -44,7 +47,8 @@ struct sct_note {
 };
 
 struct sct {
-	struct table threads;	/* (pid, thread): struct sct_thread */
+	struct table threads;	/* (pid, tid): struct sct_thread */
+	struct table procs;	/* (pid, 0): struct sct_proc */
 	struct table calls;	/* (compat, nr): struct sct_stat, with summary */
 	bool summary;		/* count calls for sct_text()/sct_json() */
 	unsigned int gen;	/* bumped where events were lost */
@@ -67,8 +71,13 @@ int sct_end(struct sct *s);
  * The table of report --summary, after sct_end(): text lines starting
  * with "# ", or the ,"syscalls":[...] member of the JSON summary object.
  * @sched: the log recorded the sched class, so each call's time splits
- * into on CPU and blocked (off CPU between its entry and exit).  0, or
- * ENOMEM (nothing written).
+ * into on CPU and blocked (off CPU between its entry and exit).  Then
+ * the page faults of the records shown, when there are any, in text
+ *   # page faults: 12 major, 3,456 minor
+ *   #   pid 4242: 10 major, 3,000 minor
+ * (a line per process, the most faults first), and in JSON always
+ * ,"page_faults":[{"pid":4242,"major":10,"minor":3000},...] in the same
+ * order.  0, or ENOMEM (nothing written).
  */
 int sct_text(FILE *f, struct sct *s, bool sched);
 int sct_json(FILE *f, struct sct *s, bool sched);
