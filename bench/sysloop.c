@@ -4,11 +4,15 @@
  * calls (bench/kernel-events, issue 23): N getppid() calls, the median
  * ns per call of REPS repetitions on stdout.
  *
- * usage: sysloop [--pingpong] [--self CLASSES | --other CLASSES] N REPS
+ * usage: sysloop [--pingpong | --touch] [--self CLASSES | --other CLASSES] N REPS
  *   --pingpong  instead of getppid(), N round trips of a byte between two
  *             threads of this process through two pipes (each one a
  *             wake-up and a switch off and onto a CPU per thread): what
  *             class SCHED costs; ns per round trip.
+ *   --touch   instead of getppid(), N first writes to pages of anonymous
+ *             memory, TOUCH_PAGES at a time, given back with
+ *             MADV_DONTNEED after each pass (each write a minor fault):
+ *             what class FAULT costs; ns per fault, the madvise() included.
  *   (none)    untraced, no stream anywhere asks for kernel events;
  *   --other   untraced, while a stream records CLASSES for another process
  *             (a child that sleeps): the probes are registered and this
@@ -27,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -91,9 +96,27 @@ static void round_trips(unsigned long n)
 			exit(1);
 }
 
+#define TOUCH_PAGES	64
+
+static char *touch_area;
+
+static void touches(unsigned long n)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		touch_area[(i % TOUCH_PAGES) * pg] = 1;
+		if (i % TOUCH_PAGES == TOUCH_PAGES - 1 &&
+		    madvise(touch_area, TOUCH_PAGES * pg, MADV_DONTNEED))
+			exit(1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	bool pingpong = argc > 1 && !strcmp(argv[1], "--pingpong");
+	bool touch = argc > 1 && !strcmp(argv[1], "--touch");
 	pthread_t pt;
 	unsigned long n, reps, i, r;
 	pid_t other = -1;
@@ -105,6 +128,13 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 		if (pipe(ping) || pipe(pong) || pthread_create(&pt, NULL, ponger, NULL))
+			return 1;
+	} else if (touch) {
+		argc--;
+		argv++;
+		touch_area = mmap(NULL, TOUCH_PAGES * sysconf(_SC_PAGESIZE),
+				  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (touch_area == MAP_FAILED)
 			return 1;
 	}
 	if (argc == 5 && (!strcmp(argv[1], "--self") || !strcmp(argv[1], "--other"))) {
@@ -123,7 +153,7 @@ int main(int argc, char **argv)
 			goto err;
 		arg = 3;
 	} else if (argc != 3) {
-		fprintf(stderr, "usage: sysloop [--pingpong] [--self CLASSES | --other CLASSES] N REPS\n");
+		fprintf(stderr, "usage: sysloop [--pingpong | --touch] [--self CLASSES | --other CLASSES] N REPS\n");
 		return 2;
 	}
 	n = strtoul(argv[arg], NULL, 0);
@@ -138,6 +168,8 @@ int main(int argc, char **argv)
 
 		if (pingpong)
 			round_trips(n);
+		else if (touch)
+			touches(n);
 		else
 			for (i = 0; i < n; i++)
 				syscall(SYS_getppid);
