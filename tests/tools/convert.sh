@@ -6,6 +6,11 @@
 # data hold every byte quoting must survive; exit codes, refusals, and no
 # crash on damaged input.
 #
+# Kernel events (convert_helper kernel: system calls, off-CPU time,
+# signals, faults, processes, records cut short) have exports of their
+# own, checked against what that log holds (convert_check.py kchrome,
+# kbt2): slices and decoded instants in the JSON, typed fields in CTF.
+#
 # The reference is "convert_helper dump": each event as the library's
 # posix_trace_getnext_event() returns it (its own reading, not the tool's
 # logview.c), as "NS NAME_HEX PID THREAD ADDRESS TRUNCATION DATA_HEX".
@@ -45,6 +50,7 @@ check "table.c: 200000 keys numbered in order through every growth, found again;
 "$T/helper" odd "$T/odd.log" || exit 1
 "$T/helper" odd "$T/many.log" 3000 || exit 1
 "$T/helper" odd "$T/back.log" 40 back || exit 1
+"$T/helper" kernel "$T/kernel.log" || exit 1
 
 # --- command line ---
 out=$("$PT" convert --help 2>"$T/err"); rc=$?
@@ -122,6 +128,33 @@ fi
 ((have_py)) && check "its JSON keeps the log's times (negative ts)" \
 	$CHECK chrome "$T/back.ref" "$T/back.json"
 
+# --- kernel events ---
+"$PT" convert "$T/kernel.log" --ctf "$T/kernel.ctf" --chrome "$T/kernel.json" 2>"$T/err"
+rc=$?
+reference "$T/kernel.log" >"$T/kernel.ref"
+check "convert of a log of kernel events (--ctf and --chrome) exits 0 silently" \
+	test $rc -eq 0 -a ! -s "$T/err"
+if ((have_py)); then
+	check "Chrome JSON of kernel events: system calls as slices of their thread's track (pid, kernel tid; B at the entry, E at the exit, args ret/errno/path), off-CPU time as slices named by the reason nested in them, nesting valid, times to the ns; unfinished calls end at the next call, an exec, the process's exit or the log's end; signals, faults, wake-ups, fork, exec, exit and an exit without entry as decoded instants of the thread" \
+		$CHECK kchrome "$T/kernel.json"
+	check "Chrome JSON of kernel events: the user event in it as before, every track named" \
+		$CHECK chrome "$T/kernel.ref" "$T/kernel.json"
+	"$PT" report --format json "$T/kernel.log" >"$T/kernel.report" 2>/dev/null
+	check "report --format json and convert --chrome name the user events of the kernel log alike" \
+		$CHECK names "$T/kernel.report" "$T/kernel.json"
+else
+	ok "Chrome JSON of kernel events # SKIP python3 missing"
+fi
+if ((have_bt2 && have_py)); then
+	babeltrace2 --clock-seconds --no-delta "$T/kernel.ctf" >"$T/kernel.bt" 2>"$T/err"
+	check "CTF of kernel events read by babeltrace2: every event at its time, its tid, fields by name (nr = 257, path = \"/etc/passwd\", signo = 10, code = -6, reason = BLOCKED, address, ip), the user event's as before" \
+		$CHECK kbt2 "$T/kernel.ref" <"$T/kernel.bt"
+	check "CTF of kernel records cut short: zero-extended to the whole structure, data_length says what was there" \
+		grep -q "data_length = 4, signo = 15, code = 0, sender_pid = 0, result = ( \"DELIVERED\" : container = 0 ), flags = 0x0 }" "$T/kernel.bt"
+else
+	ok "CTF of kernel events read by babeltrace2 # SKIP babeltrace2 or python3 missing (scripts/deps: apt-get install babeltrace2)"
+fi
+
 # --- refusals ---
 mkdir "$T/empty" "$T/full"
 echo keep >"$T/full/x"
@@ -154,7 +187,7 @@ check "a write error (--chrome /dev/full): exit 1, the error said, the CTF remov
 # converts is still read by babeltrace2 and JSON, and equals the reference
 mkdir "$T/g"
 i=0
-for f in fuzz/corpus/* "$T/odd.log"; do
+for f in fuzz/corpus/* "$T/odd.log" "$T/kernel.log"; do
 	size=$(stat -c %s "$f")
 	for cut in 0 1 8 63 64 65 100 200 $((size / 3)) $((size / 2)) $((size - 9)) $((size - 1)); do
 		((cut >= 0 && cut <= size)) || continue

@@ -2,7 +2,7 @@
 /*
  * posix-trace convert LOG [--ctf DIR] [--chrome FILE.json]: exports a
  * trace log for the viewers people already use, reading it once for both
- * formats (ctf.c, chrome.c).
+ * formats (ctf.c, chrome.c; their kernel events: ctf_kev.c, chrome_kev.c).
  *
  * DIR must not exist (it is created) or be an empty directory: a CTF
  * reader takes every file of the directory as part of the trace, so
@@ -40,6 +40,9 @@ static void usage(FILE *f)
 	      "  --chrome FILE.json   Trace Event Format for Perfetto UI and chrome://tracing\n"
 	      "                       (\"-\": standard output)\n"
 	      "  -h, --help           this help\n"
+	      "Kernel events (record --kernel): --chrome draws each thread's system calls\n"
+	      "and off-CPU time as slices, the others as instants; --ctf gives each kernel\n"
+	      "event type its fields by name.\n"
 	      "Exit status: 0 done, 1 failed (unreadable log, write error), 2 usage error.\n", f);
 }
 

@@ -16,6 +16,12 @@
  * before it, and a warning.
  *
  * Every field is byte-aligned and little-endian, whatever the host.
+ * A user event (and a system one) has its data as bytes; a kernel event
+ * (ids 16..27) has its kernel thread id (posix_trace_event_tid_np(3))
+ * and the fields of its structure instead, typed and named (ctf_kev.h),
+ * and no thread or program address: those are 0 for every kernel event
+ * (posix_trace_getnext_event(3)), and a fault has a field of its own
+ * named address.
  * events_discarded is not in the packet context: a POSIX log says that
  * events were lost (its overrun status, kept in the metadata's env, and
  * the posix_trace_overflow events, kept as events) but not how many.
@@ -32,6 +38,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "convert_out.h"
+#include "ctf_kev.h"
 #include "ctf_meta.h"
 #include "exporter.h"
 #include "table.h"
@@ -39,7 +46,9 @@
 #define CTF_MAGIC		0xC1FC1FC1u
 #define CTF_PACKET		(64 * 1024)
 #define CTF_PKT_HDR		64	/* header 24 + context 40 bytes */
-#define CTF_EV_FIXED		37	/* header 12 + payload 25 bytes */
+#define CTF_EV_HDR		12	/* id, timestamp */
+#define CTF_EV_USER		25	/* pid, thread, address, truncation, length */
+#define CTF_EV_KERNEL		13	/* pid, tid, truncation, data_length */
 
 struct ctf_writer {
 	char *dir;
@@ -55,20 +64,6 @@ struct ctf_writer {
 	uint64_t events, reordered;
 	struct table cls;		/* event classes: id, name (val) */
 };
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
 
 /*
  * The first name given for an id stays (ids are never renamed).  A name
@@ -210,30 +205,45 @@ static void flush_packet(struct ctf_writer *w)
 {
 	unsigned char *p = w->pkt;
 
-	put32(p, CTF_MAGIC);
+	ctf_put32(p, CTF_MAGIC);
 	memcpy(p + 4, w->uuid, 16);
-	put32(p + 20, 0);			/* stream_id */
-	put64(p + 24, w->pkt_begin);
-	put64(p + 32, w->pkt_end);
-	put64(p + 40, (uint64_t)w->pkt_len * 8);	/* content_size, bits */
-	put64(p + 48, (uint64_t)w->pkt_len * 8);	/* packet_size */
-	put64(p + 56, w->pkt_seq++);
+	ctf_put32(p + 20, 0);			/* stream_id */
+	ctf_put64(p + 24, w->pkt_begin);
+	ctf_put64(p + 32, w->pkt_end);
+	ctf_put64(p + 40, (uint64_t)w->pkt_len * 8);	/* content_size, bits */
+	ctf_put64(p + 48, (uint64_t)w->pkt_len * 8);	/* packet_size */
+	ctf_put64(p + 56, w->pkt_seq++);
 	cv_out_write(&w->stream, p, w->pkt_len);
 	w->pkt_len = CTF_PKT_HDR;
 }
 
-static int ctf_event(void *arg, const struct lv_event *ev)
+/* The payload of a user or system event: its data as bytes. */
+static void put_user(unsigned char *p, const struct lv_event *ev, size_t len)
 {
-	struct ctf_writer *w = arg;
-	size_t len = ev->len > UINT32_MAX ? UINT32_MAX : ev->len;
-	size_t size = CTF_EV_FIXED + len;
-	uint64_t ns = cv_ns(&ev->ts), t;
-	unsigned char *p;
-	int ret;
+	ctf_put32(p, (uint32_t)ev->pid);
+	ctf_put64(p + 4, ev->thread);
+	ctf_put64(p + 12, ev->address);
+	p[20] = (unsigned char)ev->truncation;
+	ctf_put32(p + 21, (uint32_t)len);
+	memcpy(p + 25, ev->data, len);
+}
 
-	ret = class_add(w, (uint32_t)ev->id, ev->name);
-	if (ret)
-		return ret;
+/* The payload of a kernel event: its structure's fields (ctf_kev.h). */
+static void put_kernel(unsigned char *p, const struct lv_event *ev, const struct ctf_kev *k)
+{
+	ctf_put32(p, (uint32_t)ev->pid);
+	ctf_put32(p + 4, (uint32_t)ev->tid);
+	p[8] = (unsigned char)ev->truncation;
+	ctf_put32(p + 9, (uint32_t)ev->len);	/* <= LV_DATA_MAX */
+	ctf_kev_put(p + CTF_EV_KERNEL, k, ev->data, ev->len);
+}
+
+/* The clock value of an event at realtime @ns: never before the one
+ * before it (CTF readers need a stream in time order). */
+static uint64_t clock_value(struct ctf_writer *w, uint64_t ns)
+{
+	uint64_t t;
+
 	if (!w->have_base) {
 		/* Until now w->base is the log's creation time. */
 		if (ns < w->base)
@@ -246,6 +256,15 @@ static int ctf_event(void *arg, const struct lv_event *ev)
 		w->reordered++;
 	}
 	w->last = t;
+	return t;
+}
+
+/* Room for an event of @size bytes in the packet, flushing it or growing
+ * the buffer (one event larger than a packet); 0 or ENOMEM. */
+static int make_room(struct ctf_writer *w, size_t size)
+{
+	unsigned char *p;
+
 	if (w->pkt_len + size > w->pkt_cap && w->pkt_len > CTF_PKT_HDR)
 		flush_packet(w);
 	if (CTF_PKT_HDR + size > w->pkt_cap) {
@@ -255,18 +274,38 @@ static int ctf_event(void *arg, const struct lv_event *ev)
 		w->pkt = p;
 		w->pkt_cap = CTF_PKT_HDR + size;
 	}
+	return 0;
+}
+
+static int ctf_event(void *arg, const struct lv_event *ev)
+{
+	struct ctf_writer *w = arg;
+	const struct ctf_kev *k = ctf_kev_find((uint32_t)ev->id);
+	size_t len = ev->len > UINT32_MAX ? UINT32_MAX : ev->len;
+	size_t size;
+	unsigned char *p;
+	uint64_t t;
+	int ret;
+
+	ret = class_add(w, (uint32_t)ev->id, ev->name);
+	if (ret)
+		return ret;
+	size = CTF_EV_HDR + (k ? CTF_EV_KERNEL + ctf_kev_size(k, ev->data, ev->len) :
+			     CTF_EV_USER + len);
+	t = clock_value(w, cv_ns(&ev->ts));
+	ret = make_room(w, size);
+	if (ret)
+		return ret;
 	if (w->pkt_len == CTF_PKT_HDR)
 		w->pkt_begin = t;
 	w->pkt_end = t;
 	p = w->pkt + w->pkt_len;
-	put32(p, (uint32_t)ev->id);
-	put64(p + 4, t);
-	put32(p + 12, (uint32_t)ev->pid);
-	put64(p + 16, ev->thread);
-	put64(p + 24, ev->address);
-	p[32] = (unsigned char)ev->truncation;
-	put32(p + 33, (uint32_t)len);
-	memcpy(p + 37, ev->data, len);
+	ctf_put32(p, (uint32_t)ev->id);
+	ctf_put64(p + 4, t);
+	if (k)
+		put_kernel(p + CTF_EV_HDR, ev, k);
+	else
+		put_user(p + CTF_EV_HDR, ev, len);
 	w->pkt_len += size;
 	w->events++;
 	return w->stream.err;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The TSDL metadata of posix-trace convert --ctf: see ctf_meta.h. */
 #include <stdio.h>
+#include "ctf_kev.h"
 #include "ctf_meta.h"
 #include "exporter.h"
 
@@ -47,19 +48,43 @@ static const char *policy_name(int p)
 	}
 }
 
+#define TRUNCATION_ENUM \
+	"enum : uint8_t { NOT_TRUNCATED = 0, TRUNCATED_RECORD = 1, TRUNCATED_READ = 2 } truncation;\n"
+
+/* A user or system event: its data as bytes. */
+static void user_fields(struct cv_out *o)
+{
+	cv_out_puts(o, "\t\tint32_t pid;\n\t\tuint64_hex_t thread;\n\t\tuint64_hex_t address;\n"
+		    "\t\t" TRUNCATION_ENUM
+		    "\t\tuint32_t _data_length;\n\t\tuint8_t data[_data_length];\n");
+}
+
+/* A kernel event: its structure's fields (ctf_kev.h), after what every
+ * kernel event has: its thread as the kernel's tid, no pthread_t or
+ * address, always 0 for these (and a fault has an address of its own). */
+static void kernel_fields(struct cv_out *o, const struct ctf_kev *k)
+{
+	cv_out_puts(o, "\t\tint32_t pid;\n\t\tint32_t tid;\n\t\t" TRUNCATION_ENUM
+		    "\t\tuint32_t data_length;\n");
+	ctf_kev_meta(o, k);
+}
+
 static void write_classes(struct cv_out *o, struct table_entry *const *v, size_t n)
 {
+	const struct ctf_kev *k;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		cv_out_printf(o, "\nevent {\n\tname = ");
 		tsdl_str(o, v[i]->val);
-		cv_out_printf(o, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n"
-			"\t\tint32_t pid;\n\t\tuint64_hex_t thread;\n\t\tuint64_hex_t address;\n"
-			"\t\tenum : uint8_t { NOT_TRUNCATED = 0, TRUNCATED_RECORD = 1, "
-			"TRUNCATED_READ = 2 } truncation;\n"
-			"\t\tuint32_t _data_length;\n\t\tuint8_t data[_data_length];\n\t};\n};\n",
-			(unsigned int)v[i]->key[0]);
+		cv_out_printf(o, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n",
+			      (unsigned int)v[i]->key[0]);
+		k = ctf_kev_find((uint32_t)v[i]->key[0]);
+		if (k)
+			kernel_fields(o, k);
+		else
+			user_fields(o);
+		cv_out_puts(o, "\t};\n};\n");
 	}
 }
 
@@ -104,8 +129,12 @@ static void write_trace(struct cv_out *o, const char *uuid)
 		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
 		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
 		"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; base = 16; } := uint32_hex_t;\n"
 		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n\n"
+		"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n"
+		/* The bytes of a path: babeltrace2 shows a sequence of them as a string. */
+		"typealias integer { size = 8; align = 8; signed = false; encoding = UTF8; } := utf8_t;\n\n"
 		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
 		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
 		"\t\tuint32_t stream_id;\n\t};\n};\n\n", uuid);

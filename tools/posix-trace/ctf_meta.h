@@ -3,7 +3,8 @@
  * posix-trace convert --ctf: the trace's "metadata" file, TSDL text
  * (CTF 1.8) that describes the binary layout ctf.c writes to "stream"
  * (packet header and context, event header and fields) and the log's
- * attributes and status (env).  A change of layout is made in both.
+ * attributes and status (env).  A change of layout is made in both;
+ * the fields of the kernel events are ctf_kev.c's, which serves both.
  */
 #ifndef PT_CTF_META_H
 #define PT_CTF_META_H

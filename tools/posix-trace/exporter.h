@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * posix-trace convert's exporters: each writes the events of a log in
- * one format (ctf.c: CTF 1.8, chrome.c: Trace Event Format) and is one
+ * one format (ctf.c: CTF 1.8, with ctf_meta.c and ctf_kev.c; chrome.c:
+ * Trace Event Format, with chrome_kev.c) and is one
  * const struct exporter.  convert.c picks them from its table and drives
  * them; an exporter knows neither convert.c nor the other exporters, and
  * writes its files through convert_out.h.
