@@ -229,26 +229,12 @@ static void ret_json(struct cv_out *o, uint64_t ret)
 		cv_out_printf(o, "\"ret\":\"0x%" PRIx64 "\"", ret);
 }
 
-/* "ENOENT" for -2; NULL for a value that is no -errno, or unknown. */
-static const char *errno_name(uint64_t ret)
-{
-	int64_t v = (int64_t)ret;
-
-	if (v >= 0 || v < -4095)
-		return NULL;
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 32)
-	return strerrorname_np((int)-v);
-#else
-	return NULL;
-#endif
-}
-
 /* The args of a call's E: what the exit adds to the entry's. */
 static void exit_args(struct ctx *c, const struct kd_event *k)
 {
 	const struct posix_trace_syscall_exit *x = &k->u.exit;
 	struct cv_out *o = &c->w->out;
-	const char *e = errno_name(x->ret);
+	const char *e = kd_errno_name(x->ret);
 
 	cv_out_puts(o, ",\"args\":{");
 	ret_json(o, x->ret);

@@ -93,7 +93,7 @@ const char *kd_syscall_name(uint32_t nr, uint32_t flags)
 }
 
 /* "ENOENT" for -2; NULL for a value that is no -errno, or unknown. */
-static const char *errno_name(uint64_t ret)
+const char *kd_errno_name(uint64_t ret)
 {
 	int64_t v = (int64_t)ret;
 
@@ -279,7 +279,7 @@ static void text_entry(FILE *f, const struct kd_event *k)
 static void text_ret(FILE *f, uint64_t ret)
 {
 	int64_t v = (int64_t)ret;
-	const char *e = errno_name(ret);
+	const char *e = kd_errno_name(ret);
 
 	if (v >= -4095 && v <= UINT32_MAX)
 		fprintf(f, " = %" PRId64, v);
@@ -551,7 +551,7 @@ static void json_entry(FILE *f, const struct kd_event *k)
 
 static void json_exit(FILE *f, const struct kd_event *k)
 {
-	const char *e = errno_name(k->u.exit.ret);
+	const char *e = kd_errno_name(k->u.exit.ret);
 
 	json_nr(f, "syscall_exit", k->u.exit.nr, k->u.exit.flags);
 	fprintf(f, ",\"ret\":%" PRId64, (int64_t)k->u.exit.ret);

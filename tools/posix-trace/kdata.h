@@ -45,6 +45,8 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 /* The name of system call @nr of an entry or exit with @flags: NULL for
  * a 32-bit call (the table is x86-64's) or a number without a name. */
 const char *kd_syscall_name(uint32_t nr, uint32_t flags);
+/* "ENOENT" for -2 as a return register; NULL if no -errno or unknown. */
+const char *kd_errno_name(uint64_t ret);
 /* "sleeping" for a posix_trace_sched_out.reason; NULL for a value that
  * has no name. */
 const char *kd_sched_reason(uint32_t reason);
