@@ -97,12 +97,17 @@ void pt_kev_exit(void)
 	unsigned int b;
 
 	cancel_delayed_work_sync(&pt_kev_idle_work);
+	/* Under the lock: a CPU's coming or going may run pt_kev_fault_sync()
+	 * meanwhile (pt_kev_fault_resync()), which must see the class off.
+	 */
+	mutex_lock(&pt_kev_lock);
 	for (b = 0; b < PT_KEV_NR_CLASSES; b++) {
 		WARN_ON(pt_kev_users[b]);
 		if (pt_kev_on & BIT(b))
 			pt_kev_class_off(b);
 	}
 	pt_kev_on = 0;
+	mutex_unlock(&pt_kev_lock);
 	pt_kev_fault_exit();
 	/* Also waits for the fault handlers, which run under RCU. */
 	tracepoint_synchronize_unregister();
@@ -193,7 +198,7 @@ void pt_kev_fault_resync(void)
 {
 	mutex_lock(&pt_kev_lock);
 	if ((pt_kev_on & POSIX_TRACE_KCLASS_FAULT) && pt_kev_fault_sync())
-		pr_warn_ratelimited("posix_trace: no fault counters on a CPU that came online: its faults are not recorded\n");
+		pr_warn_ratelimited("posix_trace: fault counters not made for every online CPU: faults there are not recorded\n");
 	mutex_unlock(&pt_kev_lock);
 }
 

@@ -29,6 +29,7 @@
  */
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/cred.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
@@ -145,29 +146,43 @@ static int pt_fault_create(unsigned int cpu)
  * CPU that went offline since its were made.  A CPU going offline or
  * coming online meanwhile queues pt_fault_work again.  Called with
  * pt_kev_lock held, the class on.
+ *
+ * perf lets only a privileged caller make a CPU-wide counter
+ * (perf_event_paranoid); these are the module's own, and what they
+ * record reaches a stream only for a process its controller may ptrace
+ * (the rule of every kernel event), so they are made with the kernel's
+ * credentials, not the caller's.  A failure stops at once: each try
+ * patches every CPU's code (the counters' static key) and back.
  */
 int pt_kev_fault_sync(void)
 {
+	const struct cred *kcred, *old;
 	unsigned int cpu;
 	int ret = 0;
 
+	kcred = prepare_kernel_cred(&init_task);
+	if (!kcred)
+		return -ENOMEM;
+	old = override_creds(kcred);
 	for_each_possible_cpu(cpu) {
+		bool stale = cpumask_test_and_clear_cpu(cpu, &pt_fault_stale);
 		bool have = per_cpu(pt_fault_events, cpu).ev[0];
 
-		if (have && (cpumask_test_and_clear_cpu(cpu, &pt_fault_stale) ||
-			     !cpu_online(cpu))) {
+		if (have && (stale || !cpu_online(cpu))) {
 			pt_fault_release(cpu);
 			have = false;
 		}
 		if (!have && cpu_online(cpu)) {
-			int err = pt_fault_create(cpu);
-
-			/* -ENODEV: it went offline meanwhile */
-			if (err && err != -ENODEV && !ret)
-				ret = err;
+			ret = pt_fault_create(cpu);
+			if (ret == -ENODEV)	/* it went offline meanwhile */
+				ret = 0;
+			if (ret)
+				break;
 		}
 		cond_resched();
 	}
+	revert_creds(old);
+	put_cred(kcred);
 	return ret;
 }
 
@@ -219,7 +234,11 @@ void pt_kev_fault_off(void)
 		pt_fault_release(cpu);
 }
 
-/* Module exit, pt_kev_lock not held, the class off. */
+/*
+ * Module exit, pt_kev_lock not held, the class off (so a pt_fault_work
+ * still to run does nothing).  The caller then waits for an RCU grace
+ * period, which no overflow handler outlives.
+ */
 void pt_kev_fault_exit(void)
 {
 	cancel_work_sync(&pt_fault_work);
