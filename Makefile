@@ -18,7 +18,7 @@
 #                   beside LTTng sessions, events kept and costs
 #                   (bench/record; Documentation/performance.md)
 #   make bench-kernel  what kernel events cost a program making system
-#                   calls, beside strace -f and perf trace, in the VM
+#                   calls, beside strace -f, perf trace and LTTng kernel, in the VM
 #                   (bench/kernel-events; Documentation/performance.md)
 #   make fuzz       the libFuzzer targets on the host: the trace log reader
 #                   and posix-trace's report, stat and convert (fuzz/;
@@ -135,12 +135,13 @@ bench-record:
 	@$(MAKE) --no-print-directory -C bench
 	bench/record
 
-# What kernel events cost a program, beside strace and perf trace
-# (bench/kernel-events, in the VM).
+# What kernel events cost a program, beside strace, perf trace and LTTng
+# kernel tracing (bench/kernel-events, in the VM); bench/deps also builds
+# lttng-modules with DKMS for the kernel the VM boots (once).
 bench-kernel:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory kmod libtrace
-	@bench/deps
+	@bench/deps --lttng-modules "$$($(VMRUN) --print-release)"
 	@$(MAKE) --no-print-directory -C bench
 	bench/kernel-events
 
