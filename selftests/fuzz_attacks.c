@@ -2858,19 +2858,6 @@ static void __attribute__((noreturn)) fa_fault_child(int go, unsigned int ms)
 	_exit(0);
 }
 
-/* As root: CPU 1 offline then online; false if it cannot be. */
-static bool fa_cpu1(const char *v)
-{
-	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY | O_CLOEXEC);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = write(fd, v, 1) == 1;
-	close(fd);
-	return ok;
-}
-
 void op_faults(struct fz_thr *t)
 {
 	struct fa_spec sp = { .policy = 1 + rn(t, 2), .size = rn(t, 2) ? 4096 : 65536,
@@ -2905,8 +2892,8 @@ void op_faults(struct fz_thr *t)
 	}
 	fa_put(go[1]);
 	close(go[1]);
-	if (hotplug && fa_cpu1("0")) {
-		fa_cpu1("1");
+	if (hotplug && st_cpu1_online(false)) {
+		st_cpu1_online(true);
 		atomic_fetch_add(&sh->fa.hotplugs, 1);
 	}
 	for (i = 0; trid && i < 4; i++) {

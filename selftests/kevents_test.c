@@ -1381,18 +1381,6 @@ TEST_F(kev, fault_counters_exist_only_while_a_stream_asks)
 	EXPECT_EQ(0u, st.kernel_classes & POSIX_TRACE_KERNEL_FAULT_NP);
 }
 
-static bool cpu1_online(const char *v)
-{
-	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = write(fd, v, 1) == 1;
-	close(fd);
-	return ok;
-}
-
 /*
  * perf drops a CPU's counters when it goes offline: the module makes new
  * ones when it comes back (kev_fault.c), so the faults of a thread
@@ -1408,9 +1396,9 @@ TEST_F(kev, faults_on_a_cpu_that_went_offline_and_came_back_are_recorded)
 	ST_REQUIRE_ROOT();
 	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_FAULT_NP,
 				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
-	if (!cpu1_online("0"))
+	if (!st_cpu1_online(false))
 		ST_SKIP("CPU 1 cannot go offline here");
-	ASSERT_TRUE(cpu1_online("1"));
+	ASSERT_TRUE(st_cpu1_online(true));
 	CPU_ZERO(&one);
 	CPU_SET(1, &one);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));

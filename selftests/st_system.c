@@ -376,3 +376,15 @@ void st_setuid_copy_remove(const char *dir, const char *bin, bool mounted)
 	if (dir[0])
 		rmdir(dir);
 }
+
+bool st_cpu1_online(bool on)
+{
+	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok;
+}

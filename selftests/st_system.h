@@ -117,4 +117,8 @@ pid_t st_unused_pid(void);
  */
 ssize_t st_read_small_file(const char *path, char *buf, size_t size);
 
+/* As root: take CPU 1 offline (@on false) or online; false if it cannot
+ * be (no CPU 1, not root, or the kernel refuses). */
+bool st_cpu1_online(bool on);
+
 #endif /* ST_SYSTEM_H */
