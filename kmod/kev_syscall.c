@@ -90,10 +90,16 @@ struct pt_sys_entry_data {
 	char path[POSIX_TRACE_SYSCALL_PATH_MAX];
 };
 
+/*
+ * The data are built on the stack, which the kernel clears for every call
+ * (CONFIG_INIT_STACK_ALL_ZERO): 320 bytes here, most of them a path that
+ * few calls have.  Only what is written is recorded (data_len), so the
+ * clearing is skipped.
+ */
 void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	struct pt_sys_entry_data d;
-	unsigned long args[6];
+	struct pt_sys_entry_data d __uninitialized;
+	unsigned long args[6] __uninitialized;
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_SYSCALL_ENTRY,
 		.from_task = true,
@@ -103,6 +109,9 @@ void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id)
 	unsigned int i;
 	int path;
 
+	/* Every call of every task comes here while the class is on. */
+	if (!pt_proc_kev_maybe(task_tgid(current)))
+		return;
 	rcu_read_lock();
 	proc = pt_kev_proc();
 	if (!proc)
@@ -144,8 +153,8 @@ static bool pt_sys_is_exec(long nr)
 
 void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	struct pt_sys_exit_data d;
-	unsigned long args[6];
+	struct pt_sys_exit_data d __uninitialized;	/* as at entry */
+	unsigned long args[6] __uninitialized;
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_SYSCALL_EXIT,
 		.from_task = true,
@@ -155,6 +164,8 @@ void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
 	int path = -1;
 	long nr;
 
+	if (!pt_proc_kev_maybe(task_tgid(current)))
+		return;
 	rcu_read_lock();
 	proc = pt_kev_proc();
 	if (!proc)

@@ -30,10 +30,18 @@ void pt_proc_kev_mark(struct pt_proc *proc, int delta)
 	atomic_add(delta, &pt_kev_filter[hash_ptr(proc->tgid, PT_KEV_FILTER_BITS)]);
 }
 
+/* Whether a stream may trace the process @tgid for kernel events: false
+ * for most untraced processes, with no lock and no RCU section.
+ */
+bool pt_proc_kev_maybe(struct pid *tgid)
+{
+	return tgid && atomic_read(&pt_kev_filter[hash_ptr(tgid, PT_KEV_FILTER_BITS)]);
+}
+
 /* pt_proc_find_rcu() for a probe: NULL at once for most untraced tasks. */
 struct pt_proc *pt_proc_find_kev_rcu(struct pid *tgid)
 {
-	if (!tgid || !atomic_read(&pt_kev_filter[hash_ptr(tgid, PT_KEV_FILTER_BITS)]))
+	if (!pt_proc_kev_maybe(tgid))
 		return NULL;
 	return pt_proc_find_rcu(tgid);
 }

@@ -25,29 +25,76 @@
 
 #define PT_REC_HDR	sizeof(struct posix_trace_record)
 
-/* Data is padded to 8 bytes with zeros. */
-static const u8 pt_zero_pad[7];
-
-static void pt_ring_write(struct pt_lane *l, u64 pos, const void *src, size_t len)
+/*
+ * Kernel lanes are written and read by 8-byte words: records start at
+ * multiples of 8 and a lane's size is one, so every word of a record is
+ * contiguous in the ring even where the record wraps.  The kernel's
+ * memcpy() is a string move on current CPUs (rep movsb), which costs more
+ * to start than a record of a few words takes word by word, and under an
+ * emulator (QEMU's TCG) far more: Documentation/performance.md, "Kernel
+ * events".
+ */
+static u64 *pt_ring_word(struct pt_lane *l, u64 pos)
 {
-	pt_ring_copy_in(l->ring, l->size, pos % l->size, src, len);
+	return (u64 *)(l->ring + pos % l->size);
 }
+
+/* @len bytes from @src at @pos, then zeros up to the next multiple of 8. */
+static void pt_ring_put(struct pt_lane *l, u64 pos, const void *src, u32 len)
+{
+	const u8 *p = src;
+	u64 off = pos % l->size;
+	u32 i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(l->ring + off, p + i, 8);	/* a move: @src may be unaligned */
+		off += 8;
+		if (off == l->size)
+			off = 0;
+	}
+	if (i < len) {
+		u64 w = 0;
+		u32 k;
+
+		for (k = 0; i + k < len; k++)
+			((u8 *)&w)[k] = p[i + k];
+		*(u64 *)(l->ring + off) = w;
+	}
+}
+
+/* The header of the record at @pos. */
+static void pt_ring_get_header(struct pt_lane *l, u64 pos,
+			       struct posix_trace_record *rec)
+{
+	u64 *dst = (u64 *)rec;
+	unsigned int i;
+
+	BUILD_BUG_ON(sizeof(*rec) % 8);
+	for (i = 0; i < sizeof(*rec) / 8; i++, pos += 8)
+		dst[i] = *pt_ring_word(l, pos);
+}
+
+/* One 8-byte field of the header of the record at @pos. */
+#define pt_ring_get_field(l, pos, field)				\
+	(*pt_ring_word(l, (pos) + offsetof(struct posix_trace_record, field)))
 
 static void pt_ring_read(struct pt_lane *l, u64 pos, void *dst, size_t len)
 {
 	pt_ring_copy_out(l->ring, l->size, pos % l->size, dst, len);
 }
 
-/* Size of the record at @pos.  Lanes are written only by the kernel, so a
- * bad size is a kernel bug: warn and treat the rest of the lane as one
- * record rather than loop.
+/* Size of the record at @pos (the u32 its header starts with).  Lanes
+ * are written only by the kernel, so a bad size is a kernel bug: warn and
+ * treat the rest of the lane as one record rather than loop.
  */
-static u32 pt_rec_size(struct pt_lane *l, u64 pos, struct posix_trace_record *rec)
+static u32 pt_rec_size(struct pt_lane *l, u64 pos)
 {
-	pt_ring_read(l, pos, rec, sizeof(*rec));
-	if (WARN_ON_ONCE(rec->size < PT_REC_HDR || rec->size > l->head - pos))
+	u32 size = *(u32 *)pt_ring_word(l, pos);
+
+	BUILD_BUG_ON(offsetof(struct posix_trace_record, size) != 0);
+	if (WARN_ON_ONCE(size < PT_REC_HDR || size > l->head - pos))
 		return l->head - pos;
-	return rec->size;
+	return size;
 }
 
 /* The reader's tail, clamped to what the kernel knows is sane. */
@@ -72,12 +119,11 @@ static u64 pt_lane_tail(struct pt_lane *l)
  */
 static bool pt_lane_forget_one(struct pt_lane *l, u64 tail)
 {
-	struct posix_trace_record rec;
 	u32 size;
 
 	if (l->oldest >= tail)
 		return false;
-	size = pt_rec_size(l, l->oldest, &rec);
+	size = pt_rec_size(l, l->oldest);
 	if (l->oldest + size > tail)
 		return false;
 	l->oldest += size;
@@ -115,13 +161,13 @@ static bool pt_lane_make_room(struct pt_lane *l, u32 size, u64 limit)
  */
 static void pt_lane_evict(struct pt_stream *s, struct pt_lane *l)
 {
-	struct posix_trace_record rec;
-	u32 size = pt_rec_size(l, l->oldest, &rec);
+	u32 size = pt_rec_size(l, l->oldest);
 
 	if (l->oldest == READ_ONCE(l->cons->tail)) {
-		WRITE_ONCE(l->desc->lost_timestamp, rec.timestamp);
+		WRITE_ONCE(l->desc->lost_timestamp,
+			   pt_ring_get_field(l, l->oldest, timestamp));
 		smp_wmb();	/* lost_timestamp before lost_seq */
-		WRITE_ONCE(l->desc->lost_seq, rec.seq);
+		WRITE_ONCE(l->desc->lost_seq, pt_ring_get_field(l, l->oldest, seq));
 	}
 	atomic_set(&s->overrun, 1);
 	l->oldest += size;
@@ -143,8 +189,7 @@ static void pt_fill_record(struct pt_stream *s, struct pt_lane *l,
 	if (ev->from_task) {
 		struct task_struct *t = ev->task ?: current;
 
-		rec->pid = task_tgid_nr_ns(t, s->pidns);
-		rec->tid = task_pid_nr_ns(t, s->pidns);
+		pt_task_ids(t, s->pidns, &rec->pid, &rec->tid);
 	}
 }
 
@@ -177,11 +222,9 @@ static void pt_lane_append(struct pt_stream *s, struct pt_lane *l,
 	lockdep_assert_held(&l->lock);
 	pt_fill_record(s, l, ev, size, &rec);
 	smp_wmb();	/* oldest (evictions) before the bytes they free */
-	pt_ring_write(l, l->head + PT_REC_HDR, ev->data, ev->data_len);
-	pt_ring_write(l, l->head + PT_REC_HDR + ev->data_len, pt_zero_pad,
-		      size - PT_REC_HDR - ev->data_len);
+	pt_ring_put(l, l->head + PT_REC_HDR, ev->data, ev->data_len);
 	rec.timestamp = pt_lane_stamp(l, ev);
-	pt_ring_write(l, l->head, &rec, sizeof(rec));
+	pt_ring_put(l, l->head, &rec, sizeof(rec));
 	l->seq++;
 	l->head += size;
 	/* Publish the record: pairs with the reader's load-acquire of head. */
@@ -473,7 +516,7 @@ static int pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos,
 		*pos = l->oldest;
 	}
 	if (*pos < min(limit, l->head)) {
-		pt_rec_size(l, *pos, rec);
+		pt_ring_get_header(l, *pos, rec);
 		ret = rec->size >= PT_REC_HDR && rec->size <= l->head - *pos &&
 		      rec->data_len <= rec->size - PT_REC_HDR;
 	}
@@ -488,7 +531,6 @@ static u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq,
 			 bool *seq_known)
 {
 	struct pt_lane *l = &s->lanes[i];
-	struct posix_trace_record rec;
 	unsigned long flags;
 	u64 pos;
 
@@ -496,10 +538,8 @@ static u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq,
 	pos = l->oldest;
 	*seq = l->seq;
 	*seq_known = true;
-	if (pos != l->head) {
-		pt_rec_size(l, pos, &rec);
-		*seq = rec.seq;
-	}
+	if (pos != l->head)
+		*seq = pt_ring_get_field(l, pos, seq);
 	spin_unlock_irqrestore(&l->lock, flags);
 	return pos;
 }

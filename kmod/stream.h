@@ -11,6 +11,8 @@
 #include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
 #include <linux/wait.h>
 #include "lane.h"
 #include "lane_source.h"
@@ -78,6 +80,7 @@ struct pt_proc *pt_proc_shell(gfp_t gfp);
 void pt_proc_shell_free(struct pt_proc *proc);
 struct pt_proc *pt_proc_find(struct pid *tgid);
 struct pt_proc *pt_proc_find_rcu(struct pid *tgid);
+bool pt_proc_kev_maybe(struct pid *tgid);
 struct pt_proc *pt_proc_find_kev_rcu(struct pid *tgid);
 void pt_proc_kev_mark(struct pt_proc *proc, int delta);
 u64 pt_proc_exec_id(struct pid *tgid);
@@ -267,6 +270,23 @@ unsigned int pt_nr_active_streams(void);
 void pt_update_targets(struct pt_stream *s);
 void pt_record_stop(struct pt_stream *s, const struct posix_trace_ctl *c);
 bool pt_stream_full(struct pt_stream *s);
+
+/*
+ * Process and thread ids of @t in @ns, as task_tgid_nr_ns() and
+ * task_pid_nr_ns() give them: for the initial namespace without their
+ * walk of @t's pid (most streams, and a cost in every kernel record).
+ */
+static inline void pt_task_ids(struct task_struct *t, struct pid_namespace *ns,
+			       u32 *pid, u32 *tid)
+{
+	if (ns == &init_pid_ns) {
+		*pid = t->tgid;
+		*tid = t->pid;
+	} else {
+		*pid = task_tgid_nr_ns(t, ns);
+		*tid = task_pid_nr_ns(t, ns);
+	}
+}
 
 /* record.c */
 struct pt_event {
