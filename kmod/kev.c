@@ -65,15 +65,6 @@ int pt_kev_init(void)
 {
 	unsigned int i;
 
-	/*
-	 * Probes run with preemption disabled, and on PREEMPT_RT a lane's
-	 * lock sleeps (record.c): recording from a probe needs a lane
-	 * writer that does not take it, which is not written yet.
-	 */
-	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		pr_info("posix_trace: kernel events not offered on PREEMPT_RT yet\n");
-		return 0;
-	}
 	pt_tp_find(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks));
 	pt_kev_avail = POSIX_TRACE_KCLASS_ALL;
 	if (!IS_ENABLED(CONFIG_PERF_EVENTS)) {

@@ -21,9 +21,15 @@
 /* Writers of one lane serialise on @lock; the kernel keeps its own copy of
  * every position and never reads one back from shared memory except the
  * reader's tail, which it clamps.
+ *
+ * @lock is raw: kernel events are recorded from probes that run with
+ * preemption disabled, some under the scheduler's raw locks, where a
+ * PREEMPT_RT spinlock_t (a sleeping lock) may not be taken.  What it
+ * covers is bounded: one record's copy (at most POSIX_TRACE_MAX_DATA_MAX
+ * bytes) and the evictions that make room for it (record.c).
  */
 struct pt_lane {
-	spinlock_t lock;	/* serialises writers of this lane */
+	raw_spinlock_t lock;	/* serialises writers of this lane */
 	struct posix_trace_lane *desc;
 	struct posix_trace_consumer *cons;
 	u8 *ring;

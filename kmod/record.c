@@ -293,13 +293,13 @@ void pt_record_autostop(struct pt_stream *s)
 	unsigned long flags;
 	bool stopped;
 
-	spin_lock_irqsave(&l->lock, flags);
+	raw_spin_lock_irqsave(&l->lock, flags);
 	atomic64_inc(&s->dropped);	/* the writer lost its event */
 	if (atomic_read(&s->state) == PT_RUNNING)
 		atomic_set(&s->overrun, 1);
 	pt_lane_reclaim(l);
 	stopped = pt_autostop(s, l);
-	spin_unlock_irqrestore(&l->lock, flags);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 	if (stopped) {
 		pt_stream_refresh_slots(s);
 		pt_stream_tell_full(s);
@@ -372,6 +372,7 @@ bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 	unsigned int notes = 0;
 	u32 size = ALIGN(PT_REC_HDR + ev->data_len, 8);
 	bool stopped = false, kick = false, taken = true, appended = false;
+	bool defer;
 	struct pt_lane *l;
 	unsigned long flags;
 	u64 limit;
@@ -381,7 +382,7 @@ bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 		return true;
 	l = pt_this_lane(s);
 	limit = s->capacity + (ev->control ? PT_LANE_RESERVE : 0);
-	spin_lock_irqsave(&l->lock, flags);
+	raw_spin_lock_irqsave(&l->lock, flags);
 	if (!ev->control && atomic_read(&s->state) != PT_RUNNING) {
 		/* stopped because it was full: a loss, not a pause */
 		if (atomic_read(&s->state) == PT_AUTOSTOPPED)
@@ -412,16 +413,20 @@ bool pt_record(struct pt_stream *s, const struct pt_event *ev)
 	appended = true;
 	kick = pt_lane_crossed_mark(s, l);
 out:
-	spin_unlock_irqrestore(&l->lock, flags);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 	/* A record under the kernel's locks costs an interrupt to tell:
-	 * not for one that wrote nothing (a stopped stream).
+	 * not for one that wrote nothing (a stopped stream).  On PREEMPT_RT
+	 * the wait queue's lock and the log's sleep, so a probe (preemption
+	 * off) defers them too.
 	 */
+	defer = ev->defer_notes ||
+		(IS_ENABLED(CONFIG_PREEMPT_RT) && !preemptible());
 	notes = (stopped ? PT_NOTE_FULL : 0) | (kick ? PT_NOTE_KICK : 0) |
-		((!ev->defer_notes || appended || stopped) &&
+		((!defer || appended || stopped) &&
 		 wq_has_sleeper(&s->wq) ? PT_NOTE_WAKE : 0);
 	if (!notes)
 		return taken;
-	if (!ev->defer_notes) {
+	if (!defer) {
 		pt_record_tell(s, notes);
 	} else {
 		atomic_or(notes, &s->notes);
@@ -435,9 +440,9 @@ static bool pt_lane_has_data(struct pt_lane *l)
 	unsigned long flags;
 	bool ret;
 
-	spin_lock_irqsave(&l->lock, flags);
+	raw_spin_lock_irqsave(&l->lock, flags);
 	ret = pt_lane_tail(l) != l->head;
-	spin_unlock_irqrestore(&l->lock, flags);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 	return ret;
 }
 
@@ -470,9 +475,9 @@ bool pt_stream_loop_full(struct pt_stream *s)
 	for (i = 0; i < s->nr_lanes && !full; i++) {
 		struct pt_lane *l = &s->lanes[i];
 
-		spin_lock_irqsave(&l->lock, flags);
+		raw_spin_lock_irqsave(&l->lock, flags);
 		full = l->head - pt_lane_tail(l) + maxrec > s->capacity;
-		spin_unlock_irqrestore(&l->lock, flags);
+		raw_spin_unlock_irqrestore(&l->lock, flags);
 	}
 	return full || pt_writers_loop_full(s, maxrec);
 }
@@ -488,12 +493,12 @@ void pt_lanes_reset(struct pt_stream *s)
 	for (i = 0; i < s->nr_lanes; i++) {
 		struct pt_lane *l = &s->lanes[i];
 
-		spin_lock_irqsave(&l->lock, flags);
+		raw_spin_lock_irqsave(&l->lock, flags);
 		l->oldest = l->head;
 		WRITE_ONCE(l->desc->oldest, l->oldest);
 		WRITE_ONCE(l->desc->base_seq, l->seq);
 		WRITE_ONCE(l->cons->tail, l->head);
-		spin_unlock_irqrestore(&l->lock, flags);
+		raw_spin_unlock_irqrestore(&l->lock, flags);
 	}
 	pt_writers_reset(s);
 }
@@ -510,7 +515,7 @@ static int pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos,
 	unsigned long flags;
 	int ret = 0;
 
-	spin_lock_irqsave(&l->lock, flags);
+	raw_spin_lock_irqsave(&l->lock, flags);
 	if (*pos < l->oldest || *pos > l->head) {
 		*lost = *pos < l->oldest;
 		*pos = l->oldest;
@@ -520,7 +525,7 @@ static int pt_lane_peek(struct pt_stream *s, unsigned int i, u64 *pos,
 		ret = rec->size >= PT_REC_HDR && rec->size <= l->head - *pos &&
 		      rec->data_len <= rec->size - PT_REC_HDR;
 	}
-	spin_unlock_irqrestore(&l->lock, flags);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 	return ret;
 }
 
@@ -534,13 +539,13 @@ static u64 pt_lane_start(struct pt_stream *s, unsigned int i, u64 *seq,
 	unsigned long flags;
 	u64 pos;
 
-	spin_lock_irqsave(&l->lock, flags);
+	raw_spin_lock_irqsave(&l->lock, flags);
 	pos = l->oldest;
 	*seq = l->seq;
 	*seq_known = true;
 	if (pos != l->head)
 		*seq = pt_ring_get_field(l, pos, seq);
-	spin_unlock_irqrestore(&l->lock, flags);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 	return pos;
 }
 
@@ -553,10 +558,10 @@ static u64 pt_lane_lost_ts(struct pt_stream *s, unsigned int i, u64 seq)
 	unsigned long flags;
 	u64 ts = U64_MAX;
 
-	spin_lock_irqsave(&l->lock, flags);
+	raw_spin_lock_irqsave(&l->lock, flags);
 	if (l->desc->lost_seq == seq)
 		ts = l->desc->lost_timestamp;
-	spin_unlock_irqrestore(&l->lock, flags);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 	return ts;
 }
 
@@ -570,11 +575,11 @@ static bool pt_lane_copy(struct pt_stream *s, unsigned int i, u64 pos,
 	unsigned long flags;
 	bool ret;
 
-	spin_lock_irqsave(&l->lock, flags);
+	raw_spin_lock_irqsave(&l->lock, flags);
 	ret = pos >= l->oldest && pos + PT_REC_HDR + len <= l->head;
 	if (ret)
 		pt_ring_read(l, pos + PT_REC_HDR, dst, len);
-	spin_unlock_irqrestore(&l->lock, flags);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 	return ret;
 }
 
@@ -598,9 +603,9 @@ static u64 pt_lane_head(struct pt_stream *s, unsigned int i)
 	unsigned long flags;
 	u64 head;
 
-	spin_lock_irqsave(&l->lock, flags);
+	raw_spin_lock_irqsave(&l->lock, flags);
 	head = l->head;
-	spin_unlock_irqrestore(&l->lock, flags);
+	raw_spin_unlock_irqrestore(&l->lock, flags);
 	return head;
 }
 

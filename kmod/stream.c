@@ -132,7 +132,7 @@ static int pt_stream_alloc_buffers(struct pt_stream *s)
 	for (i = 0; i < s->nr_lanes; i++) {
 		struct pt_lane *l = &s->lanes[i];
 
-		spin_lock_init(&l->lock);
+		raw_spin_lock_init(&l->lock);
 		l->desc = s->ro + PT_LANE_STRIDE * (1 + i);
 		l->cons = s->cons + PT_CONS_STRIDE * i;
 		l->ring = s->ro + hdr_size + ring * i;

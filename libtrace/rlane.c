@@ -35,8 +35,8 @@ int pt_rlanes_init(struct pt_handle *h)
 		l->oldest = &d->oldest;
 		l->lost_seq = &d->lost_seq;
 		l->lost_ts = &d->lost_timestamp;
-		/* Written under the lane lock, which on PREEMPT_RT sleeps:
-		 * a stamp in flight, as a writer lane's (kernel-written). */
+		/* Stamped under the lane lock before the commit: a stamp
+		 * in flight, as a writer lane's (kernel-written). */
 		l->inflight = &d->inflight_ts;
 		l->tail = &pt_consumer(h, i)->tail;
 	}

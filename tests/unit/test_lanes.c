@@ -367,7 +367,7 @@ static void test_records_from_the_future_are_not_delivered(void)
 }
 
 /* A record the kernel is writing (its lane's inflight_ts, set under the
- * lane lock, which sleeps on PREEMPT_RT) holds back newer records of the
+ * lane lock between its stamp and its commit) holds back newer records of the
  * writer lanes until it is committed; the reader once looked at writer
  * lanes only. */
 static void test_a_kernel_record_in_flight_is_not_overtaken(void)

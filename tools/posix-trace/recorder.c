@@ -311,8 +311,8 @@ static int check_kernel_events(const char *cmd)
 	if (ret || (q.features & POSIX_TRACE_FEAT_KERNEL_EVENTS))
 		return 0;
 	pt_err("%s: --kernel: this posix_trace module records no kernel events "
-	       "(a module older than them, a PREEMPT_RT kernel, or one without "
-	       "their tracepoints)", cmd);
+	       "(a module older than them, or a kernel without their "
+	       "tracepoints)", cmd);
 	return PT_EXIT_FAIL;
 }
 
