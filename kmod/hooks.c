@@ -38,7 +38,7 @@ static void pt_probe_exit(void *data, struct task_struct *p)
 static void pt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			  struct linux_binprm *bprm)
 {
-	pt_lifecycle_exec(p, pt_exec_raised(p, bprm));
+	pt_lifecycle_exec(p, pt_exec_raised(p, bprm), old_pid == p->pid);
 }
 
 static struct pt_tp_hook pt_hooks[] = {

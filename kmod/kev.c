@@ -196,6 +196,7 @@ void pt_kev_fault_resync(void)
 const struct pt_class_ops pt_kev_class_ops = {
 	.get = pt_kev_get,
 	.put = pt_kev_put,
+	.exec_kept = pt_kev_exec_kept,
 };
 
 /*

@@ -44,6 +44,8 @@ void pt_kev_fork(void *data, struct task_struct *parent,
 void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 		 struct linux_binprm *bprm);
 void pt_kev_exit_probe(void *data, struct task_struct *p);
+void pt_kev_exec_kept(struct pt_stream *s, const char *name, u32 len,
+		      bool by_leader);
 
 /* kev_fault.c: perf's page-fault counters, not a tracepoint. */
 int pt_kev_fault_on(void);

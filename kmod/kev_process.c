@@ -53,16 +53,11 @@ struct pt_exec_data {
 	char name[POSIX_TRACE_SYSCALL_PATH_MAX];
 };
 
-/*
- * The new image is in place.  An exec that raised privileges is not
- * recorded: which controllers keep the right to trace is decided by the
- * lifecycle's task work, after this probe (lifecycle.c), and until it
- * ran pt_kev_proc() finds nothing (PT_PROC_EXEC_RAISED, set by the
- * lifecycle's probe on this same tracepoint, maybe after this one, so the
- * test is repeated here).
+/* The exec record of current for @s: @old, the pid the caller had if it
+ * was the leader (else NULL).
  */
-void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
-		 struct linux_binprm *bprm)
+static void pt_kev_exec_record(struct pt_stream *s, const char *name,
+			       u32 len, struct pid *old)
 {
 	struct pt_exec_data d;
 	struct pt_event ev = {
@@ -70,6 +65,38 @@ void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 		.from_task = true,
 		.data = &d,
 	};
+
+	if (!(s->kclasses & POSIX_TRACE_KCLASS_PROCESS))
+		return;
+	len = min_t(u32, len, sizeof(d.name));
+	memcpy(d.name, name, len);
+	d.x.name_len = len;
+	d.x.old_tid = old ? pid_nr_ns(old, s->pidns) : 0;
+	ev.data_len = sizeof(d.x) + len;
+	pt_record(s, &ev);
+}
+
+/* struct pt_class_ops.exec_kept: the record of a raised exec, for a
+ * stream that kept the right to trace the new image.
+ */
+void pt_kev_exec_kept(struct pt_stream *s, const char *name, u32 len,
+		      bool by_leader)
+{
+	pt_kev_exec_record(s, name, len, by_leader ? task_pid(current) : NULL);
+}
+
+/*
+ * The new image is in place.  An exec that raised privileges is not
+ * recorded here: which controllers keep the right to trace is decided
+ * by the lifecycle's task work, after this probe (lifecycle.c), which
+ * has pt_kev_exec_kept() record it for them; until then pt_kev_proc()
+ * finds nothing (PT_PROC_EXEC_RAISED, set by the lifecycle's probe on
+ * this same tracepoint, maybe after this one, so the test is repeated
+ * here).
+ */
+void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
+		 struct linux_binprm *bprm)
+{
 	struct pt_attach *a;
 	struct pt_proc *proc;
 	struct pid *old;
@@ -81,20 +108,11 @@ void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 	proc = pt_kev_proc();
 	if (!proc)
 		goto out;
-	len = strnlen(bprm->filename, sizeof(d.name));
-	memcpy(d.name, bprm->filename, len);
-	d.x.name_len = len;
-	ev.data_len = sizeof(d.x) + len;
+	len = strnlen(bprm->filename, POSIX_TRACE_SYSCALL_PATH_MAX);
 	/* A thread other than the leader exec'd: its old id is gone. */
 	old = old_pid == current->pid ? task_pid(current) : NULL;
-	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
-		struct pt_stream *s = a->stream;
-
-		if (!(s->kclasses & POSIX_TRACE_KCLASS_PROCESS))
-			continue;
-		d.x.old_tid = old ? pid_nr_ns(old, s->pidns) : 0;
-		pt_record(s, &ev);
-	}
+	list_for_each_entry_rcu(a, &proc->streams, proc_node)
+		pt_kev_exec_record(a->stream, bprm->filename, len, old);
 out:
 	rcu_read_unlock();
 }

@@ -27,12 +27,16 @@
  * instead, asynchronously; the claim bits in pt_proc.flags keep the job
  * from being queued twice.
  */
+#include <linux/auxvec.h>
 #include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/task_work.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/posix_trace_kernel.h>
 #include "lifecycle.h"
 
 int pt_tw_add(struct task_struct *task, struct callback_head *head,
@@ -83,6 +87,63 @@ out_put:
 }
 
 /*
+ * The name the last exec was given, as the kernel copied it to the new
+ * image's stack for AT_EXECFN: the exec's own copy (bprm->filename) is
+ * gone by the time a raised exec is settled.  Nothing of the new image
+ * has run yet (a ptracer allowed to trace it may have written there
+ * meanwhile, as it may anywhere in it).  0 bytes if the image format has
+ * no AT_EXECFN.
+ */
+static u32 pt_exec_name(char *buf, u32 size)
+{
+	unsigned long *auxv, addr = 0;
+	unsigned int i;
+	long n;
+
+	/* Killed before its return to user space: run from do_exit(),
+	 * after the memory was released.
+	 */
+	if (!current->mm)
+		return 0;
+	auxv = current->mm->saved_auxv;
+	for (i = 0; i + 1 < AT_VECTOR_SIZE && auxv[i] != AT_NULL; i += 2) {
+		if (auxv[i] == AT_EXECFN) {
+			addr = auxv[i + 1];
+			break;
+		}
+	}
+	if (!addr)
+		return 0;
+	n = strncpy_from_user(buf, (const char __user *)addr, size);
+	return n < 0 ? 0 : n;	/* n == size: no NUL within, truncated */
+}
+
+/*
+ * A raised exec was settled (pt_exec_detach_raised()): the streams that
+ * kept the right to trace the new image and record kernel events get the
+ * exec record their probe could not make (struct pt_class_ops).
+ */
+static void pt_exec_tell_kept(struct pt_proc *proc)
+{
+	bool by_leader = test_bit(PT_PROC_EXEC_LEADER, &proc->flags);
+	struct pt_attach *a;
+	char *name;
+	u32 len = 0;
+
+	name = kmalloc(POSIX_TRACE_SYSCALL_PATH_MAX, GFP_KERNEL);
+	if (name)
+		len = pt_exec_name(name, POSIX_TRACE_SYSCALL_PATH_MAX);
+	mutex_lock(&pt_ctl_lock);
+	list_for_each_entry(a, &proc->streams, proc_node) {
+		if (a->stream->class_ops)
+			a->stream->class_ops->exec_kept(a->stream, name, len,
+							by_leader);
+	}
+	mutex_unlock(&pt_ctl_lock);
+	kfree(name);
+}
+
+/*
  * After exec, before the new image runs: shut down the streams the group
  * owned, stop being traced by controllers that could no longer trace it,
  * and start afresh with names if nothing traces it any more.
@@ -100,6 +161,7 @@ static void pt_exec_tw(struct callback_head *head)
 		pt_exec_detach_raised(proc);
 		/* A probe that found a stream before its detach is done. */
 		synchronize_rcu();
+		pt_exec_tell_kept(proc);
 	}
 	/* Records of the new image from now on, by the process and by
 	 * others (kev.c): the controllers left may trace it.
@@ -116,15 +178,18 @@ static void pt_exec_tw(struct callback_head *head)
  * sched_process_exec: current has its new image and credentials.
  * @raised: the exec raised privileges (bprm->secureexec: setuid, setgid,
  * file capabilities, an LSM transition) or left the process non-dumpable.
+ * @by_leader: the group's leader called exec (not another thread).
  */
-void pt_lifecycle_exec(struct task_struct *task, bool raised)
+void pt_lifecycle_exec(struct task_struct *task, bool raised, bool by_leader)
 {
 	struct pt_proc *proc = pt_proc_find(task_tgid(task));
 
 	if (!proc)
 		return;
-	if (raised)
+	if (raised) {
+		assign_bit(PT_PROC_EXEC_LEADER, &proc->flags, by_leader);
 		set_bit(PT_PROC_EXEC_RAISED, &proc->flags);
+	}
 	/* A callback still queued (no return to user space since) will see
 	 * the new state when it runs.
 	 */

@@ -53,7 +53,7 @@ void pt_fork_child(struct pid *parent, struct task_struct *child);
 int pt_tw_add(struct task_struct *task, struct callback_head *head,
 	      task_work_func_t fn, enum task_work_notify_mode mode);
 void pt_lifecycle_exit(struct task_struct *task);
-void pt_lifecycle_exec(struct task_struct *task, bool raised);
+void pt_lifecycle_exec(struct task_struct *task, bool raised, bool by_leader);
 void pt_exec_detach_raised(struct pt_proc *proc);
 void pt_exec_fresh_map(struct pt_proc *proc, bool raised);
 

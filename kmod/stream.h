@@ -63,6 +63,7 @@ enum {
 	PT_PROC_EXIT_TW,	/* @exit_tw or @exit_work claimed */
 	PT_PROC_EXEC_TW,	/* @exec_tw queued */
 	PT_PROC_EXEC_RAISED,	/* the last exec raised privileges */
+	PT_PROC_EXEC_LEADER,	/* ... and the leader made it */
 	PT_PROC_EXIT_RECORDED,	/* kev_process.c: the exit record is made */
 };
 
@@ -129,10 +130,18 @@ struct pt_log_ops {
  * are recorded by probes of the layer above (kev.c), which registers them
  * while a stream asks: @get when the stream is created (process context,
  * may sleep; an error fails the create), @put when it is freed.
+ * @exec_kept: current's exec raised privileges and @s, which records
+ * kernel events, kept the right to trace it; the probe made no exec
+ * record then (the right was not settled), so record it now (the
+ * lifecycle, in current, under pt_ctl_lock, before the new image's first
+ * instruction): @name, @len as the exec was given them; @by_leader if
+ * the thread group's leader called exec.
  */
 struct pt_class_ops {
 	int (*get)(u32 classes);
 	void (*put)(u32 classes);
+	void (*exec_kept)(struct pt_stream *s, const char *name, u32 len,
+			  bool by_leader);
 };
 
 /*

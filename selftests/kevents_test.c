@@ -910,7 +910,7 @@ TEST_F(kev, a_user_records_kernel_events_in_four_streams_at_most)
 /* ------------------------------------------------------------------ */
 
 
-enum { K_OK, K_SETUP, K_NO_DETACH, K_LEAKED, K_MISSING, K_CREATE, K_START,
+enum { K_OK, K_SETUP, K_NO_DETACH, K_LEAKED, K_MISSING, K_WRONG, K_CREATE, K_START,
        K_CHILD, K_READ };
 
 /*
@@ -918,8 +918,9 @@ enum { K_OK, K_SETUP, K_NO_DETACH, K_LEAKED, K_MISSING, K_CREATE, K_START,
  * that execs the set-user-ID @bin.  Unprivileged, it must see the
  * child's execve entry (old image), then DETACHED, and nothing of the
  * new image: no exec record, no execve exit, no later call.  Root keeps
- * tracing: it sees the new image's system calls, but no exec record
- * either (a raised exec is not recorded, <linux/posix_trace_kernel.h>).
+ * tracing: it sees one exec record naming @bin, made once the lifecycle
+ * settled who keeps the right (<linux/posix_trace_kernel.h>), before any
+ * record of the new image.
  */
 /*
  * The classes whose records of the child after its execve entry can only
@@ -1004,10 +1005,10 @@ static bool old_image_fault(const struct st_ev *e)
 static int raised_exec_controller(const char *bin, bool drop)
 {
 	static struct st_ev ev[MAX_EV];
-	bool entry = false, detached = false, exec = false, after = false;
+	bool entry = false, detached = false, after = false;
+	int i, n, ret, exec = 0, exec_first = 1;
 	trace_id_t trid;
 	pid_t child;
-	int i, n, ret;
 
 	ret = raised_exec_run(bin, "true", NULL, drop, K_CLASSES, ev, &n, &trid, &child);
 	if (ret != K_OK)
@@ -1022,11 +1023,18 @@ static int raised_exec_controller(const char *bin, bool drop)
 			entry = true;
 			continue;
 		}
-		if (id == POSIX_TRACE_DETACHED)
+		if (id == POSIX_TRACE_DETACHED) {
 			detached = true;
-		else if (id == POSIX_TRACE_PROCESS_EXEC_NP)
-			exec = true;
-		else if (entry && id >= POSIX_TRACE_SYSCALL_ENTRY_NP &&
+		} else if (id == POSIX_TRACE_PROCESS_EXEC_NP) {
+			const struct posix_trace_process_exec *x = (const void *)ev[i].data;
+
+			exec++;
+			exec_first = !after;
+			if (ev[i].len < sizeof(*x) || x->old_tid != (uint32_t)child ||
+			    x->name_len != strlen(bin) ||
+			    memcmp(x + 1, bin, x->name_len))
+				exec_first = 0;
+		} else if (entry && id >= POSIX_TRACE_SYSCALL_ENTRY_NP &&
 			 id <= POSIX_TRACE_FAULT_MINOR_NP && !old_image_fault(&ev[i]))
 			after = true;
 	}
@@ -1035,7 +1043,9 @@ static int raised_exec_controller(const char *bin, bool drop)
 		return K_MISSING;
 	if (drop)
 		return !detached ? K_NO_DETACH : exec || after ? K_LEAKED : K_OK;
-	return exec ? K_LEAKED : after ? K_OK : K_MISSING;
+	if (exec != 1 || !after)
+		return K_MISSING;
+	return exec_first ? K_OK : K_WRONG;
 }
 
 static void raised_exec(struct __test_metadata *_metadata,

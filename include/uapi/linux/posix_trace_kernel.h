@@ -237,10 +237,11 @@ struct posix_trace_process_fork {
  *		caller named the file, at most POSIX_TRACE_SYSCALL_PATH_MAX.
  *
  * Recorded when the new image is in place, before it runs.  An exec that
- * raises privileges (set-user-ID, file capabilities, ...) is not
- * recorded, nor anything else of the process until the controllers that
- * lost the right to trace it are detached; those that keep it see the
- * new image from its first system call after execve() on.
+ * raises privileges (set-user-ID, file capabilities, ...) records
+ * nothing of the process until the controllers that lost the right to
+ * trace it are detached; those that keep it then get this record, still
+ * before the new image runs (@name from its AT_EXECFN, the same string),
+ * but no exit record of that execve().
  */
 struct posix_trace_process_exec {
 	__u32 old_tid;
