@@ -236,13 +236,12 @@ struct pt_proc *pt_kev_proc_of(struct task_struct *t)
 	return proc;
 }
 
+static void pt_kev_same_for_all(struct pt_stream *s, void *arg)
+{
+}
+
 /* Record @ev into each stream tracing @proc that asked for @class. */
 void pt_kev_emit(struct pt_proc *proc, u32 class, struct pt_event *ev)
 {
-	struct pt_attach *a;
-
-	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
-		if (a->stream->kclasses & class)
-			pt_record(a->stream, ev);
-	}
+	pt_kev_emit_fill(proc, class, ev, pt_kev_same_for_all, NULL);
 }

@@ -12,6 +12,7 @@
 #ifndef PT_KEV_H
 #define PT_KEV_H
 
+#include <linux/rculist.h>
 #include "stream.h"
 
 struct k_sigaction;
@@ -28,6 +29,26 @@ u32 pt_kev_registered(void);
 struct pt_proc *pt_kev_proc_of(struct task_struct *t);
 struct pt_proc *pt_kev_proc(void);
 void pt_kev_emit(struct pt_proc *proc, u32 class, struct pt_event *ev);
+
+/*
+ * pt_kev_emit() of a record that differs per stream: before each record
+ * @fill(s, @arg) sets what does in the record's data (ids in the
+ * stream's pid namespace, whether the stream may know another process).
+ * Inline, so that a probe's fill is not an indirect call.
+ */
+static __always_inline void
+pt_kev_emit_fill(struct pt_proc *proc, u32 class, struct pt_event *ev,
+		 void (*fill)(struct pt_stream *s, void *arg), void *arg)
+{
+	struct pt_attach *a;
+
+	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
+		if (!(a->stream->kclasses & class))
+			continue;
+		fill(a->stream, arg);
+		pt_record(a->stream, ev);
+	}
+}
 
 /* kev_syscall.c, kev_signal.c, kev_sched.c, kev_process.c: the probes. */
 void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id);

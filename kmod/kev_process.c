@@ -15,65 +15,72 @@
 #include <uapi/linux/posix_trace_kernel.h>
 #include "kev.h"
 
-/* In the parent: the child's ids differ per stream (its pid namespace). */
+struct pt_fork_rec {
+	struct posix_trace_process_fork f;
+	struct task_struct *child;
+};
+
+/* The child's ids differ per stream (its pid namespace). */
+static void pt_fork_fill(struct pt_stream *s, void *arg)
+{
+	struct pt_fork_rec *r = arg;
+
+	pt_task_ids(r->child, s->pidns, &r->f.child_pid, &r->f.child_tid);
+}
+
+/* In the parent. */
 void pt_kev_fork(void *data, struct task_struct *parent,
 		 struct task_struct *child)
 {
-	struct posix_trace_process_fork f = {
-		.flags = thread_group_leader(child) ? 0 : POSIX_TRACE_FORK_THREAD,
+	struct pt_fork_rec r = {
+		.f.flags = thread_group_leader(child) ? 0 : POSIX_TRACE_FORK_THREAD,
+		.child = child,
 	};
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_PROCESS_FORK,
 		.from_task = true,
-		.data = &f,
-		.data_len = sizeof(f),
+		.data = &r.f,
+		.data_len = sizeof(r.f),
 	};
-	struct pt_attach *a;
 	struct pt_proc *proc;
 
 	rcu_read_lock();
 	proc = pt_kev_proc();
-	if (!proc)
-		goto out;
-	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
-		struct pt_stream *s = a->stream;
-
-		if (!(s->kclasses & POSIX_TRACE_KCLASS_PROCESS))
-			continue;
-		f.child_pid = task_tgid_nr_ns(child, s->pidns);
-		f.child_tid = task_pid_nr_ns(child, s->pidns);
-		pt_record(s, &ev);
-	}
-out:
+	if (proc)
+		pt_kev_emit_fill(proc, POSIX_TRACE_KCLASS_PROCESS, &ev,
+				 pt_fork_fill, &r);
 	rcu_read_unlock();
 }
 
-struct pt_exec_data {
+struct pt_exec_rec {
 	struct posix_trace_process_exec x;
 	char name[POSIX_TRACE_SYSCALL_PATH_MAX];
+	struct pid *old;	/* the caller's if it was the leader, else NULL */
+	struct pt_event ev;
 };
 
-/* The exec record of current for @s: @old, the pid the caller had if it
- * was the leader (else NULL).
- */
-static void pt_kev_exec_record(struct pt_stream *s, const char *name,
-			       u32 len, struct pid *old)
+/* @r is about @name (@len bytes). */
+static void pt_exec_rec_init(struct pt_exec_rec *r, const char *name,
+			     u32 len, struct pid *old)
 {
-	struct pt_exec_data d;
-	struct pt_event ev = {
+	len = min_t(u32, len, sizeof(r->name));
+	memcpy(r->name, name, len);
+	r->x.name_len = len;
+	r->old = old;
+	r->ev = (struct pt_event) {
 		.id = POSIX_TRACE_ID_PROCESS_EXEC,
 		.from_task = true,
-		.data = &d,
+		.data = &r->x,
+		.data_len = sizeof(r->x) + len,
 	};
+	BUILD_BUG_ON(offsetof(struct pt_exec_rec, name) != sizeof(r->x));
+}
 
-	if (!(s->kclasses & POSIX_TRACE_KCLASS_PROCESS))
-		return;
-	len = min_t(u32, len, sizeof(d.name));
-	memcpy(d.name, name, len);
-	d.x.name_len = len;
-	d.x.old_tid = old ? pid_nr_ns(old, s->pidns) : 0;
-	ev.data_len = sizeof(d.x) + len;
-	pt_record(s, &ev);
+static void pt_exec_fill(struct pt_stream *s, void *arg)
+{
+	struct pt_exec_rec *r = arg;
+
+	r->x.old_tid = r->old ? pid_nr_ns(r->old, s->pidns) : 0;
 }
 
 /* struct pt_class_ops.exec_kept: the record of a raised exec, for a
@@ -82,7 +89,13 @@ static void pt_kev_exec_record(struct pt_stream *s, const char *name,
 void pt_kev_exec_kept(struct pt_stream *s, const char *name, u32 len,
 		      bool by_leader)
 {
-	pt_kev_exec_record(s, name, len, by_leader ? task_pid(current) : NULL);
+	struct pt_exec_rec r;
+
+	if (!(s->kclasses & POSIX_TRACE_KCLASS_PROCESS))
+		return;
+	pt_exec_rec_init(&r, name, len, by_leader ? task_pid(current) : NULL);
+	pt_exec_fill(s, &r);
+	pt_record(s, &r.ev);
 }
 
 /*
@@ -97,10 +110,8 @@ void pt_kev_exec_kept(struct pt_stream *s, const char *name, u32 len,
 void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 		 struct linux_binprm *bprm)
 {
-	struct pt_attach *a;
+	struct pt_exec_rec r;
 	struct pt_proc *proc;
-	struct pid *old;
-	size_t len;
 
 	if (pt_exec_raised(p, bprm))
 		return;
@@ -108,11 +119,12 @@ void pt_kev_exec(void *data, struct task_struct *p, pid_t old_pid,
 	proc = pt_kev_proc();
 	if (!proc)
 		goto out;
-	len = strnlen(bprm->filename, POSIX_TRACE_SYSCALL_PATH_MAX);
 	/* A thread other than the leader exec'd: its old id is gone. */
-	old = old_pid == current->pid ? task_pid(current) : NULL;
-	list_for_each_entry_rcu(a, &proc->streams, proc_node)
-		pt_kev_exec_record(a->stream, bprm->filename, len, old);
+	pt_exec_rec_init(&r, bprm->filename,
+			 strnlen(bprm->filename, sizeof(r.name)),
+			 old_pid == current->pid ? task_pid(current) : NULL);
+	pt_kev_emit_fill(proc, POSIX_TRACE_KCLASS_PROCESS, &r.ev,
+			 pt_exec_fill, &r);
 out:
 	rcu_read_unlock();
 }

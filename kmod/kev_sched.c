@@ -86,6 +86,27 @@ static bool pt_sched_traces(struct pt_stream *s, struct pt_proc *proc)
 	return false;
 }
 
+struct pt_waking_rec {
+	struct posix_trace_sched_wakeup w;
+	bool by_task;		/* current woke it, not an interrupt */
+	bool same;		/* ... and is a thread of its process */
+	struct pt_proc *waker;	/* current's process, if traced */
+};
+
+/* Whether the stream may know the waker, and its ids there. */
+static void pt_waking_fill(struct pt_stream *s, void *arg)
+{
+	struct pt_waking_rec *r = arg;
+	bool named = r->same || (r->waker && pt_sched_traces(s, r->waker));
+
+	r->w.flags = !in_task() ? POSIX_TRACE_SCHED_WAKER_IRQ :
+		     r->by_task && !named ? POSIX_TRACE_SCHED_WAKER_OTHER : 0;
+	r->w.waker_pid = 0;
+	r->w.waker_tid = 0;
+	if (named)
+		pt_task_ids(current, s->pidns, &r->w.waker_pid, &r->w.waker_tid);
+}
+
 /*
  * In the waker's context: current woke @p, unless an interrupt did (or a
  * kernel thread, whose id would mean nothing to the stream).  The waker
@@ -96,38 +117,27 @@ static bool pt_sched_traces(struct pt_stream *s, struct pt_proc *proc)
  */
 void pt_kev_sched_waking(void *data, struct task_struct *p)
 {
-	bool by_task = in_task() && !(current->flags & PF_KTHREAD);
-	bool same = by_task && same_thread_group(current, p);
-	struct posix_trace_sched_wakeup w = { 0 };
+	struct pt_waking_rec r = {
+		.by_task = in_task() && !(current->flags & PF_KTHREAD),
+	};
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_SCHED_WAKEUP,
 		.from_task = true,
 		.defer_notes = true,
 		.task = p,
-		.data = &w,
-		.data_len = sizeof(w),
+		.data = &r.w,
+		.data_len = sizeof(r.w),
 	};
-	struct pt_proc *proc, *waker = NULL;
-	struct pt_attach *a;
+	struct pt_proc *proc;
 
 	rcu_read_lock();
 	proc = pt_kev_proc_of(p);
 	if (!proc)
 		goto out;
-	if (by_task && !same)
-		waker = pt_kev_proc_of(current);
-	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
-		struct pt_stream *s = a->stream;
-		bool named = same || (waker && pt_sched_traces(s, waker));
-
-		if (!(s->kclasses & POSIX_TRACE_KCLASS_SCHED))
-			continue;
-		w.flags = !in_task() ? POSIX_TRACE_SCHED_WAKER_IRQ :
-			  by_task && !named ? POSIX_TRACE_SCHED_WAKER_OTHER : 0;
-		w.waker_pid = named ? task_tgid_nr_ns(current, s->pidns) : 0;
-		w.waker_tid = named ? task_pid_nr_ns(current, s->pidns) : 0;
-		pt_record(s, &ev);
-	}
+	r.same = r.by_task && same_thread_group(current, p);
+	if (r.by_task && !r.same)
+		r.waker = pt_kev_proc_of(current);
+	pt_kev_emit_fill(proc, POSIX_TRACE_KCLASS_SCHED, &ev, pt_waking_fill, &r);
 out:
 	rcu_read_unlock();
 }

@@ -39,6 +39,19 @@ static bool pt_sig_from_process(int code)
 	return code == SI_USER || code == SI_QUEUE || code == SI_TKILL;
 }
 
+struct pt_generate_rec {
+	struct posix_trace_signal_generate g;
+	bool by_current;	/* the sender is current */
+};
+
+/* The sender's pid in the stream's namespace. */
+static void pt_generate_fill(struct pt_stream *s, void *arg)
+{
+	struct pt_generate_rec *r = arg;
+
+	r->g.sender_pid = r->by_current ? task_tgid_nr_ns(current, s->pidns) : 0;
+}
+
 /*
  * Called by the sender (or in an interrupt) for @task, the target.  The
  * record is the target's: its pid/tid, into the streams that trace it.
@@ -50,37 +63,30 @@ void pt_kev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
 			    struct task_struct *task, int group, int result)
 {
 	int code = pt_sig_code(info);
-	struct posix_trace_signal_generate g = {
-		.signo = sig,
-		.code = code,
-		.result = result,
-		.flags = group ? POSIX_TRACE_SIGNAL_GROUP : 0,
+	struct pt_generate_rec r = {
+		.g = {
+			.signo = sig,
+			.code = code,
+			.result = result,
+			.flags = group ? POSIX_TRACE_SIGNAL_GROUP : 0,
+		},
+		.by_current = in_task() && pt_sig_from_process(code),
 	};
 	struct pt_event ev = {
 		.id = POSIX_TRACE_ID_SIGNAL_GENERATE,
 		.from_task = true,
 		.defer_notes = true,
 		.task = task,
-		.data = &g,
-		.data_len = sizeof(g),
+		.data = &r.g,
+		.data_len = sizeof(r.g),
 	};
-	bool by_current = in_task() && pt_sig_from_process(code);
-	struct pt_attach *a;
 	struct pt_proc *proc;
 
 	rcu_read_lock();
 	proc = pt_kev_proc_of(task);
-	if (!proc)
-		goto out;
-	list_for_each_entry_rcu(a, &proc->streams, proc_node) {
-		struct pt_stream *s = a->stream;
-
-		if (!(s->kclasses & POSIX_TRACE_KCLASS_SIGNAL))
-			continue;
-		g.sender_pid = by_current ? task_tgid_nr_ns(current, s->pidns) : 0;
-		pt_record(s, &ev);
-	}
-out:
+	if (proc)
+		pt_kev_emit_fill(proc, POSIX_TRACE_KCLASS_SIGNAL, &ev,
+				 pt_generate_fill, &r);
 	rcu_read_unlock();
 }
 
