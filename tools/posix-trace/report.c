@@ -16,7 +16,7 @@
  * "kernel" object besides them; CSV shows every event alike.  A system
  * call's exit gains its duration and a sched_in the time off CPU before
  * it, when the log has the record they are measured from (sctime.h); in
- * text an exit shows the arguments of its entry, kept per thread here.
+ * text an exit shows the arguments of its entry, which sctime.c keeps.
  * Names are escaped in each format (textfmt.h, posix-trace(1)): a log may
  * be anyone's, and its names must not drive a terminal or a spreadsheet.
  * --filter keeps only the events of the named types; the summary counts
@@ -113,136 +113,6 @@ static void note_text(const struct sct_note *note)
 		printf(" (%s)", reason);
 	else
 		printf(" (reason=%" PRIu32 ")", note->off_reason);
-}
-
-/*
- * The last system call entry of each thread, kept for the line of its
- * exit, which shows the call with its arguments: only the entry has them,
- * and its record is gone by then.  A thread is (pid, tid), as sctime.h
- * says; entries before lost events (an OVERFLOW, a START) are forgotten.
- */
-struct entries {
-	struct table threads;	/* (pid, tid): struct saved_entry */
-	unsigned int gen;	/* bumped where events may be missing */
-};
-
-struct saved_entry {
-	unsigned int gen;
-	bool valid;			/* an entry, no exit yet */
-	struct kd_event k;		/* k.str: path, when it has one */
-	char path[POSIX_TRACE_SYSCALL_PATH_MAX];
-};
-
-/* The saved entry of the thread of @ev: 0, or ENOMEM. */
-static int saved_of(struct entries *es, const struct lv_event *ev, struct saved_entry **sp)
-{
-	struct table_entry *e;
-	size_t n;
-	bool added;
-	int ret;
-
-	ret = table_add(&es->threads, (uint32_t)ev->pid, (uint32_t)ev->tid, &n, &added);
-	if (ret)
-		return ret;
-	e = &es->threads.ent[n];
-	if (!e->val)
-		e->val = calloc(1, sizeof(struct saved_entry));
-	*sp = e->val;
-	return e->val ? 0 : ENOMEM;
-}
-
-/* A copy of entry @k; a path longer than the kernel copies (a crafted
- * log) is cut, and shows so. */
-static void save_entry(struct saved_entry *s, const struct kd_event *k, unsigned int gen)
-{
-	size_t n = k->str_len < sizeof(s->path) ? k->str_len : sizeof(s->path);
-
-	s->gen = gen;
-	s->valid = true;
-	s->k = *k;
-	if (k->str)
-		memcpy(s->path, k->str, n);
-	s->k.str = s->path;
-	s->k.str_len = n;
-	s->k.str_short = k->str_short || n < k->str_len;
-}
-
-/* Whether @s holds an execve() or execveat() entry not yet answered. */
-static bool exec_entry(const struct saved_entry *s, unsigned int gen)
-{
-	const char *name;
-
-	if (!s || !s->valid || s->gen != gen)
-		return false;
-	name = kd_syscall_name(s->k.u.entry.nr, s->k.u.entry.flags);
-	return name && (!strcmp(name, "execve") || !strcmp(name, "execveat"));
-}
-
-/*
- * An exec of the thread @ev names (the leader's id) that another thread
- * of the process called (old_tid 0): that thread became the leader, so
- * its execve() entry moves to the leader's id, where its exit comes.
- */
-static int exec_moved(struct entries *es, const struct lv_event *ev)
-{
-	struct saved_entry *leader, *s;
-	size_t i;
-	int ret;
-
-	ret = saved_of(es, ev, &leader);
-	for (i = 0; !ret && i < es->threads.count; i++) {
-		s = es->threads.ent[i].val;
-		if (s == leader || es->threads.ent[i].key[0] != (uint32_t)ev->pid ||
-		    !exec_entry(s, es->gen))
-			continue;
-		*leader = *s;
-		leader->k.str = leader->path;
-		s->valid = false;
-		break;
-	}
-	return ret;
-}
-
-/*
- * Every event, in log order, shown or not: *@entry is the entry of the
- * call an exit @k ends (to show with it), or NULL.  0, or ENOMEM.
- */
-static int entry_event(struct entries *es, const struct lv_event *ev,
-		       const struct kd_event *k, const struct kd_event **entry)
-{
-	struct saved_entry *s;
-	int ret;
-
-	*entry = NULL;
-	if (ev->id == POSIX_TRACE_START || ev->id == POSIX_TRACE_OVERFLOW) {
-		es->gen++;
-		return 0;
-	}
-	if (k && k->id == POSIX_TRACE_PROCESS_EXEC_NP && !k->u.exec.old_tid)
-		return exec_moved(es, ev);
-	if (!k || (k->id != POSIX_TRACE_SYSCALL_ENTRY_NP && k->id != POSIX_TRACE_SYSCALL_EXIT_NP))
-		return 0;
-	ret = saved_of(es, ev, &s);
-	if (ret)
-		return ret;
-	if (k->id == POSIX_TRACE_SYSCALL_ENTRY_NP) {
-		save_entry(s, k, es->gen);
-		return 0;
-	}
-	/* kd_text() checks that it is the same call. */
-	if (s->valid && s->gen == es->gen)
-		*entry = &s->k;
-	s->valid = false;
-	return 0;
-}
-
-static void entries_free(struct entries *es)
-{
-	size_t i;
-
-	for (i = 0; i < es->threads.count; i++)
-		free(es->threads.ent[i].val);
-	table_free(&es->threads);
 }
 
 /* @k: the event's kernel data decoded, NULL for another event; @entry:
@@ -516,10 +386,7 @@ static void event_out(enum format fmt, const struct lv_event *ev,
 static int events(struct logview *lv, enum format fmt, const struct namelist *show,
 		  struct summary *s, struct sct *tm, char *txt)
 {
-	struct entries es = { TABLE_INIT, 0 };
-	const struct kd_event *k, *entry = NULL;
-	/* Only a text line shows an exit with its entry's arguments. */
-	bool pair = fmt == FMT_TEXT && !tm->summary;
+	const struct kd_event *k;
 	unsigned long long bytes = 0;
 	struct sct_note note;
 	struct progress pr;
@@ -534,8 +401,7 @@ static int events(struct logview *lv, enum format fmt, const struct namelist *sh
 		progress_update(&pr, bytes < pr.total ? bytes : pr.total);
 		k = kd_decode(ev.id, ev.data, ev.len, &kd) ? &kd : NULL;
 		shown = !show->n || namelist_has(show, ev.name);
-		if (sct_event(tm, &ev, k, shown, &note) ||
-		    (pair && entry_event(&es, &ev, k, &entry))) {
+		if (sct_event(tm, &ev, k, shown, &note)) {
 			r = -ENOMEM;
 			break;
 		}
@@ -543,10 +409,9 @@ static int events(struct logview *lv, enum format fmt, const struct namelist *sh
 			continue;
 		count(s, &ev);
 		if (!tm->summary)
-			event_out(fmt, &ev, k, entry, &note, txt);
+			event_out(fmt, &ev, k, note.entry, &note, txt);
 	}
 	progress_end(&pr);
-	entries_free(&es);
 	return r;
 }
 

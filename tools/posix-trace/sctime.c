@@ -14,7 +14,31 @@ struct sct_call {
 	uint32_t nr, compat;		/* the entry's */
 	struct timespec entry;
 	uint64_t blocked_ns;		/* off CPU since the entry */
+	struct kd_event k;		/* the entry, k.str in @path */
+	char path[POSIX_TRACE_SYSCALL_PATH_MAX];
 };
+
+/* A copy of entry @k in @c; a path longer than the kernel copies (a
+ * crafted log) is cut, and shows so. */
+static void call_keep(struct sct_call *c, const struct kd_event *k)
+{
+	size_t n = k->str_len < sizeof(c->path) ? k->str_len : sizeof(c->path);
+
+	c->k = *k;
+	if (k->str)
+		memcpy(c->path, k->str, n);
+	c->k.str = c->path;
+	c->k.str_len = n;
+	c->k.str_short = k->str_short || n < k->str_len;
+}
+
+/* @from's call is now @to's (an exec another thread called). */
+static void call_move(struct sct_call *to, struct sct_call *from)
+{
+	*to = *from;
+	to->k.str = to->path;
+	from->open = false;
+}
 
 struct sct_thread;
 
@@ -184,15 +208,20 @@ static bool is_exec(uint32_t nr, uint32_t compat)
 }
 
 static int sys_entry(struct sct *s, struct sct_thread *t, const struct lv_event *ev,
-		     const struct posix_trace_syscall_entry *e, bool shown)
+		     const struct kd_event *k, bool shown)
 {
+	const struct posix_trace_syscall_entry *e = &k->u.entry;
 	/* A thread is in one call at a time: the one before never returned. */
 	int ret = close_call(s, t);
 
-	t->call = (struct sct_call){
-		.open = true, .shown = shown, .nr = e->nr,
-		.compat = e->flags & POSIX_TRACE_SYSCALL_COMPAT, .entry = ev->ts,
-	};
+	t->call.open = true;
+	t->call.shown = shown;
+	t->call.untimed = false;
+	t->call.nr = e->nr;
+	t->call.compat = e->flags & POSIX_TRACE_SYSCALL_COMPAT;
+	t->call.entry = ev->ts;
+	t->call.blocked_ns = 0;
+	call_keep(&t->call, k);
 	if (is_exec(t->call.nr, t->call.compat))
 		t->proc->exec = t;
 	return ret;
@@ -228,6 +257,7 @@ static int sys_exit(struct sct *s, struct sct_thread *t, const struct lv_event *
 	if (t->call.open && t->call.nr == x->nr && t->call.compat == compat) {
 		note->has_dur = !t->call.untimed &&
 				elapsed(&t->call.entry, &ev->ts, &note->dur_ns);
+		note->entry = t->call.untimed ? NULL : &t->call.k;
 		shown = shown || t->call.shown;
 		t->call.open = false;
 	} else {
@@ -270,9 +300,8 @@ static int proc_exec(struct sct *s, struct sct_thread *t,
 	if (!x->old_tid) {
 		ret = close_call(s, t);
 		if (from && from != t && from->life == t->life && from->call.open) {
-			t->call = from->call;
+			call_move(&t->call, &from->call);
 			t->call.untimed |= from->gen != s->gen;
-			from->call.open = false;
 		}
 	}
 	t->off = false;
@@ -362,7 +391,7 @@ int sct_event(struct sct *s, const struct lv_event *ev, const struct kd_event *k
 		return ret;
 	switch (k->id) {
 	case POSIX_TRACE_SYSCALL_ENTRY_NP:
-		return sys_entry(s, t, ev, &k->u.entry, shown);
+		return sys_entry(s, t, ev, k, shown);
 	case POSIX_TRACE_SYSCALL_EXIT_NP:
 		return sys_exit(s, t, ev, &k->u.exit, shown, note);
 	case POSIX_TRACE_SCHED_OUT_NP:

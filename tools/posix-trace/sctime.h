@@ -44,6 +44,10 @@ struct sct_note {
 	bool has_off;		/* a sched_in whose sched_out was seen */
 	uint64_t off_ns;
 	uint32_t off_reason;	/* the sched_out's reason */
+	/* A syscall exit: the entry of its call (arguments, path), when it
+	 * was seen with no event lost between, valid until the thread's
+	 * next record. */
+	const struct kd_event *entry;
 };
 
 struct sct {
