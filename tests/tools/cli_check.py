@@ -315,7 +315,7 @@ TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d
 DATA_RE = re.compile(r"^([0-9a-f ]+) \|(.*)\|$")
 # A system call as strace shows it: "openat(AT_FDCWD, "/x", O_RDONLY) =
 # 3 <4.1 us>", its arguments any text (a path's bytes are escaped).
-DECODED_RE = re.compile(r"^(\w+\(.*\)(?: path=\".*)?(?: = (?:-?\d+|0x[0-9a-f]+)"
+DECODED_RE = re.compile(r"^((?:\[32-bit\] )?\w+\(.*\)(?: path=\".*)?(?: = (?:-?\d+|0x[0-9a-f]+)"
                         r"(?: \(E\w+\))?(?: <\d+(?:\.\d+)? [num]?s>)?)?|"
                         r"addr=0x[0-9a-f]+ (?:ip=0x[0-9a-f]+ \(user\)|\(in syscall\))|"
                         r"sig=\d+ .*|reason=\w+ cpu=\d+|"

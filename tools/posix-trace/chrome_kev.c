@@ -123,10 +123,13 @@ static const char *slice_name(char buf[NAME_LEN], const struct slice *s)
 		return buf;
 	}
 	name = kd_syscall_name(s->nr, s->flags);
-	if (name)
+	if (name && !(s->flags & POSIX_TRACE_SYSCALL_COMPAT))
 		return name;
-	snprintf(buf, NAME_LEN, "syscall %" PRIu32 "%s", s->nr,
-		 s->flags & POSIX_TRACE_SYSCALL_COMPAT ? " (32-bit)" : "");
+	if (name)
+		snprintf(buf, NAME_LEN, "%s (32-bit)", name);
+	else
+		snprintf(buf, NAME_LEN, "syscall %" PRIu32 "%s", s->nr,
+			 s->flags & POSIX_TRACE_SYSCALL_COMPAT ? " (32-bit)" : "");
 	return buf;
 }
 

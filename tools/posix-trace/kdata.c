@@ -89,7 +89,7 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 
 const char *kd_syscall_name(uint32_t nr, uint32_t flags)
 {
-	return flags & POSIX_TRACE_SYSCALL_COMPAT ? NULL : syscall_name(nr);
+	return syscall_name(nr, flags & POSIX_TRACE_SYSCALL_COMPAT);
 }
 
 /* "ENOENT" for -2; NULL for a value that is no -errno, or unknown. */
@@ -163,7 +163,7 @@ const char *kd_sched_reason(uint32_t reason)
  * call (the table is x86-64's) or a number without a name. */
 static const struct syscall_desc *call_desc(uint32_t nr, uint32_t flags)
 {
-	return flags & POSIX_TRACE_SYSCALL_COMPAT ? NULL : syscall_desc(nr);
+	return syscall_desc(nr, flags & POSIX_TRACE_SYSCALL_COMPAT);
 }
 
 /* The path a call line shows, at argument @arg. */
@@ -188,16 +188,17 @@ static struct call_path path_of(const struct kd_event *k, uint32_t flags, uint32
 	return p;
 }
 
-/* "openat", "syscall_999" without a name, "syscall32_5" for a 32-bit
- * call (i386's numbers: not named). */
+/* "openat", "syscall_999" without a name; a 32-bit call (i386's
+ * numbers) "[32-bit] open", "syscall32_999" without a name. */
 static void text_call_name(FILE *f, uint32_t nr, uint32_t flags,
 			   const struct syscall_desc *d)
 {
+	bool i386 = flags & POSIX_TRACE_SYSCALL_COMPAT;
+
 	if (d)
-		fputs(d->name, f);
+		fprintf(f, "%s%s", i386 ? "[32-bit] " : "", d->name);
 	else
-		fprintf(f, "syscall%s_%" PRIu32,
-			flags & POSIX_TRACE_SYSCALL_COMPAT ? "32" : "", nr);
+		fprintf(f, "syscall%s_%" PRIu32, i386 ? "32" : "", nr);
 }
 
 /* "/etc/passwd" quoted, and "..." after it when it was cut short. */

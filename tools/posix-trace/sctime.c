@@ -467,15 +467,20 @@ static int sorted(struct sct *s, struct sct_stat ***v, size_t *n, struct sct_sta
 	return 0;
 }
 
-/* "openat", "nr=999" without a name, "nr=5 (32-bit)" into @buf. */
-#define NAME_LEN 32
+/* "openat", "nr=999" without a name, "open (32-bit)" or "nr=999 (32-bit)"
+ * for a 32-bit call, into @buf. */
+#define NAME_LEN 48
 static const char *call_name(char *buf, const struct sct_stat *st)
 {
 	const char *name = kd_syscall_name(st->nr, st->compat);
 
-	if (name)
+	if (name && !st->compat)
 		return name;
-	snprintf(buf, NAME_LEN, "nr=%" PRIu32 "%s", st->nr, st->compat ? " (32-bit)" : "");
+	if (name)
+		snprintf(buf, NAME_LEN, "%s (32-bit)", name);
+	else
+		snprintf(buf, NAME_LEN, "nr=%" PRIu32 "%s", st->nr,
+			 st->compat ? " (32-bit)" : "");
 	return buf;
 }
 
