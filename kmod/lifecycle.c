@@ -136,8 +136,8 @@ static void pt_exec_tell_kept(struct pt_proc *proc)
 	mutex_lock(&pt_ctl_lock);
 	list_for_each_entry(a, &proc->streams, proc_node) {
 		if (a->stream->class_ops)
-			a->stream->class_ops->exec_kept(a->stream, name, len,
-							by_leader);
+			a->stream->class_ops->exec_kept(a->stream, name ?: "",
+							len, by_leader);
 	}
 	mutex_unlock(&pt_ctl_lock);
 	kfree(name);

@@ -416,8 +416,8 @@ out:
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 	/* A record under the kernel's locks costs an interrupt to tell:
 	 * not for one that wrote nothing (a stopped stream).  On PREEMPT_RT
-	 * the wait queue's lock and the log's sleep, so a probe (preemption
-	 * off) defers them too.
+	 * the wait queue's lock sleeps, so a record made with preemption
+	 * off (a probe) defers its notes too.
 	 */
 	defer = ev->defer_notes ||
 		(IS_ENABLED(CONFIG_PREEMPT_RT) && !preemptible());
