@@ -87,6 +87,33 @@ out_put:
 }
 
 /*
+ * AT_EXECFN's value in the auxiliary vector the ELF loader saved in @mm:
+ * pairs of unsigned long, or of 32-bit words when compat_binfmt_elf.c
+ * loaded the image (its elf_addr_t is Elf32_Addr; ia32 and x32 images,
+ * which set_personality_ia32() marked TIF_ADDR32 before the vector was
+ * built).  0 if there is none.
+ */
+static unsigned long pt_auxv_execfn(const struct mm_struct *mm)
+{
+	unsigned int i;
+
+#if defined(CONFIG_X86_64) && defined(CONFIG_COMPAT)
+	if (test_thread_flag(TIF_ADDR32)) {
+		const u32 *v = (const u32 *)mm->saved_auxv;
+
+		for (i = 0; i + 1 < 2 * AT_VECTOR_SIZE && v[i] != AT_NULL; i += 2)
+			if (v[i] == AT_EXECFN)
+				return v[i + 1];
+		return 0;
+	}
+#endif
+	for (i = 0; i + 1 < AT_VECTOR_SIZE && mm->saved_auxv[i] != AT_NULL; i += 2)
+		if (mm->saved_auxv[i] == AT_EXECFN)
+			return mm->saved_auxv[i + 1];
+	return 0;
+}
+
+/*
  * The name the last exec was given, as the kernel copied it to the new
  * image's stack for AT_EXECFN: the exec's own copy (bprm->filename) is
  * gone by the time a raised exec is settled.  Nothing of the new image
@@ -96,8 +123,7 @@ out_put:
  */
 static u32 pt_exec_name(char *buf, u32 size)
 {
-	unsigned long *auxv, addr = 0;
-	unsigned int i;
+	unsigned long addr;
 	long n;
 
 	/* Killed before its return to user space: run from do_exit(),
@@ -105,13 +131,7 @@ static u32 pt_exec_name(char *buf, u32 size)
 	 */
 	if (!current->mm)
 		return 0;
-	auxv = current->mm->saved_auxv;
-	for (i = 0; i + 1 < AT_VECTOR_SIZE && auxv[i] != AT_NULL; i += 2) {
-		if (auxv[i] == AT_EXECFN) {
-			addr = auxv[i + 1];
-			break;
-		}
-	}
+	addr = pt_auxv_execfn(current->mm);
 	if (!addr)
 		return 0;
 	n = strncpy_from_user(buf, (const char __user *)addr, size);
