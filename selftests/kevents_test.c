@@ -1066,16 +1066,13 @@ static int raised_exec_controller(const char *bin, bool drop)
 	return exec_first ? K_OK : K_WRONG;
 }
 
-static void raised_exec(struct __test_metadata *_metadata,
-			FIXTURE_DATA(kev) *self, bool drop)
+/* raised_exec_controller(@bin, @drop) in a child of its own. */
+static void raised_exec_of(struct __test_metadata *_metadata, const char *bin,
+			   bool drop)
 {
-	char bin[128];
 	pid_t pid;
 	int status;
 
-	ST_REQUIRE_ROOT();
-	ASSERT_EQ(0, st_setuid_copy("/bin/true", "true", self->dir, bin,
-				    sizeof(bin), &self->mounted));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
@@ -1083,6 +1080,17 @@ static void raised_exec(struct __test_metadata *_metadata,
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(K_OK, WEXITSTATUS(status));
+}
+
+static void raised_exec(struct __test_metadata *_metadata,
+			FIXTURE_DATA(kev) *self, bool drop)
+{
+	char bin[128];
+
+	ST_REQUIRE_ROOT();
+	ASSERT_EQ(0, st_setuid_copy("/bin/true", "true", self->dir, bin,
+				    sizeof(bin), &self->mounted));
+	raised_exec_of(_metadata, bin, drop);
 	unlink(bin);
 }
 
@@ -1148,8 +1156,7 @@ static int true32_file(char *path)
 TEST_F(kev, a_root_controller_sees_the_name_of_a_raised_32_bit_exec)
 {
 	char src[64], bin[128];
-	pid_t pid;
-	int status, ret;
+	int ret;
 
 	ST_REQUIRE_ROOT();
 	ret = true32_file(src);
@@ -1161,13 +1168,7 @@ TEST_F(kev, a_root_controller_sees_the_name_of_a_raised_32_bit_exec)
 	ret = st_setuid_copy(src, "true32", self->dir, bin, sizeof(bin), &self->mounted);
 	unlink(src);
 	ASSERT_EQ(0, ret);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid)
-		_exit(raised_exec_controller(bin, false));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(K_OK, WEXITSTATUS(status));
+	raised_exec_of(_metadata, bin, false);
 	unlink(bin);
 }
 
