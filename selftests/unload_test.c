@@ -16,6 +16,9 @@
  * after the count dropped, and keeps the CPU for HOLD_MS while the main
  * thread, on another CPU, unloads the module.  The unload must not return
  * before the task had its CPU back, and no task may die in the kernel.
+ * A holder woken so late that the thread of the last put had already left
+ * its CPU for good (exited, or blocked: not runnable) holds nothing, and
+ * that attempt is made again, 5 times at most.
  * Then the module is loaded again, with the parameters it had.  Where the
  * compiler made the final module_put() a jump (sibling call: gcc does,
  * unless frame pointers forbid it) no module code runs after it and an
@@ -342,6 +345,8 @@ struct holder {
 	uint64_t last_ip;
 	int last_ref;
 	uint64_t released_ns;		/* it gave the CPU back */
+	int putter;			/* the thread of the last put (tid) */
+	char task_state;		/* in /proc/<putter>/stat when armed */
 };
 
 /* @len bytes at ring position @pos. */
@@ -380,9 +385,10 @@ static int format_offset(const char *name)
 }
 
 /*
- * A PERF_SAMPLE_RAW sample of module:module_put: u32 size, then the
- * entry: the common fields (8 bytes, more on PREEMPT_RT), ip (the
- * caller), refcnt (raw), at the offsets its format file gives.  The
+ * A PERF_SAMPLE_TID | PERF_SAMPLE_RAW sample of module:module_put: the
+ * putter's pid and tid (u32 each), u32 size, then the entry: the common
+ * fields (8 bytes, more on PREEMPT_RT), ip (the caller), refcnt (raw),
+ * at the offsets its format file gives.  The
  * caller is the callback, in the module, or, where the compiler made the
  * callback's last call a jump (sibling call), task_work_run(), to which
  * module_put() then returns.
@@ -390,18 +396,24 @@ static int format_offset(const char *name)
 static bool last_put_by_module(struct holder *h, const unsigned char *s,
 			       size_t len)
 {
+	uint32_t ids[2];	/* PERF_SAMPLE_TID: pid, tid of the putter */
 	uint64_t ip;
 	int32_t ref;
 
-	if (len < 4 + h->ref_off + sizeof(ref) || len < 4 + h->ip_off + sizeof(ip))
+	if (len < 8 + 4 + h->ref_off + sizeof(ref) || len < 8 + 4 + h->ip_off + sizeof(ip))
 		return false;
+	memcpy(ids, s, sizeof(ids));
+	s += sizeof(ids);
 	memcpy(&ip, s + 4 + h->ip_off, sizeof(ip));
 	memcpy(&ref, s + 4 + h->ref_off, sizeof(ref));
 	h->samples++;
 	h->last_ip = ip;
 	h->last_ref = ref;
-	return ref <= REF_NONE && ((ip >= h->base && ip < h->base + h->size) ||
-				   (ip >= h->twr && ip < h->twr_end));
+	if (ref > REF_NONE || !((ip >= h->base && ip < h->base + h->size) ||
+				(ip >= h->twr && ip < h->twr_end)))
+		return false;
+	h->putter = (int)ids[1];
+	return true;
 }
 
 /* Consume the ring: did the module's code drop its last reference? */
@@ -427,6 +439,26 @@ static bool last_put_seen(struct holder *h)
 	return seen;
 }
 
+/* The state letter of thread @tid ('R' running or runnable), or '?'. */
+static char task_state(int tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", tid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (tid <= 0 || fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
+}
+
 static void *holder_run(void *arg)
 {
 	struct sched_param sp = { .sched_priority = 50 };
@@ -445,7 +477,14 @@ static void *holder_run(void *arg)
 			return NULL;
 		poll(&p, 1, 100);
 	}
-	/* Woken on the task's CPU: the task is preempted, past its put. */
+	/* Woken on the task's CPU: the task is preempted, past its put,
+	 * unless this wake-up came so late that the task had already run on
+	 * and left its CPU for good (exited or blocked): then there is nothing
+	 * for an unload to wait for, and the attempt proves nothing.  The
+	 * interrupt that wakes this thread (perf's irq_work) can be that
+	 * late in a VM under load.
+	 */
+	h->task_state = task_state(h->putter);
 	__atomic_store_n(&h->armed, 1, __ATOMIC_RELEASE);
 	end = st_now_ns(CLOCK_MONOTONIC) + HOLD_MS * 1000000ULL;
 	while (!__atomic_load_n(&h->unloaded, __ATOMIC_ACQUIRE) &&
@@ -514,7 +553,7 @@ static int holder_open(struct holder *h, int cpu, long id)
 		.size = sizeof(a),
 		.config = (uint64_t)id,
 		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_RAW,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW,
 		.wakeup_events = 1,
 	};
 
@@ -598,8 +637,12 @@ static void reap(pid_t t)
 	}
 }
 
-static void unload_while_preempted(struct __test_metadata *_metadata,
-				   FIXTURE_DATA(unload) *self, enum how how)
+/*
+ * One attempt: the task's state when the holder took its CPU; the unload
+ * was tried only if that was 'R' (the task preempted, still to run).
+ */
+static char unload_attempt(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(unload) *self, enum how how)
 {
 	unsigned long taint0 = read_ulong("/proc/sys/kernel/tainted");
 	struct holder h = { .fd = -1 };
@@ -634,6 +677,15 @@ static void unload_while_preempted(struct __test_metadata *_metadata,
 			TH_LOG("no last module_put() by the module's code was seen (%u samples, last ip %#llx ref %d, module %#lx+%lu)",
 			       h.samples, (unsigned long long)h.last_ip, h.last_ref, h.base, h.size);
 	}
+	if (h.task_state != 'R') {
+		/* Too late to hold anything: not an attempt (see holder_run). */
+		__atomic_store_n(&h.unloaded, 1, __ATOMIC_RELEASE);
+		pthread_join(th, NULL);
+		reap(t);
+		munmap(h.pg, 2 * h.pgsz);
+		close(h.fd);
+		return h.task_state;
+	}
 	/* The task is off its CPU, past its module_put(): unload now. */
 	ret = (int)syscall(SYS_delete_module, PT_MODNAME, O_NONBLOCK);
 	err = errno;
@@ -650,6 +702,24 @@ static void unload_while_preempted(struct __test_metadata *_metadata,
 		TH_LOG("a task died in the kernel (see the kernel log)");
 	munmap(h.pg, 2 * h.pgsz);
 	close(h.fd);
+	return 'R';
+}
+
+/* Up to 5 attempts, until one holds the task's CPU while it is runnable. */
+static void unload_while_preempted(struct __test_metadata *_metadata,
+				   FIXTURE_DATA(unload) *self, enum how how)
+{
+	char state = '?';
+	int i;
+
+	for (i = 0; i < 5 && state != 'R'; i++) {
+		state = unload_attempt(_metadata, self, how);
+		if (state != 'R')
+			TH_LOG("attempt %d: the task was no longer runnable (%c) when the holder took its CPU: again",
+			       i + 1, state);
+	}
+	ASSERT_EQ('R', state)
+		TH_LOG("in 5 attempts the holder never took the CPU of a runnable task");
 }
 
 TEST_F_TIMEOUT(unload, rmmod_waits_for_an_exit_callback_preempted_after_its_last_put, 120)
