@@ -39,6 +39,27 @@ static u64 *pt_ring_word(struct pt_lane *l, u64 pos)
 	return (u64 *)(l->ring + pos % l->size);
 }
 
+/*
+ * @len bytes from @src to @dst, then zeros up to the next multiple of 8:
+ * the part of a record that does not wrap.
+ */
+static void pt_words_put(u8 *dst, const void *src, u32 len)
+{
+	const u8 *p = src;
+	u32 i;
+
+	for (i = 0; i + 8 <= len; i += 8)
+		memcpy(dst + i, p + i, 8);	/* a move: @src may be unaligned */
+	if (i < len) {
+		u64 w = 0;
+		u32 k;
+
+		for (k = 0; i + k < len; k++)
+			((u8 *)&w)[k] = p[i + k];
+		*(u64 *)(dst + i) = w;
+	}
+}
+
 /* @len bytes from @src at @pos, then zeros up to the next multiple of 8. */
 static void pt_ring_put(struct pt_lane *l, u64 pos, const void *src, u32 len)
 {
@@ -217,14 +238,22 @@ static u64 pt_lane_stamp(struct pt_lane *l, const struct pt_event *ev)
 static void pt_lane_append(struct pt_stream *s, struct pt_lane *l,
 			   const struct pt_event *ev, u32 size)
 {
+	u64 off = l->head % l->size;
 	struct posix_trace_record rec;
 
 	lockdep_assert_held(&l->lock);
 	pt_fill_record(s, l, ev, size, &rec);
 	smp_wmb();	/* oldest (evictions) before the bytes they free */
-	pt_ring_put(l, l->head + PT_REC_HDR, ev->data, ev->data_len);
-	rec.timestamp = pt_lane_stamp(l, ev);
-	pt_ring_put(l, l->head, &rec, sizeof(rec));
+	if (likely(off + size <= l->size)) {
+		/* Most records do not wrap: no position to wrap per word. */
+		pt_words_put(l->ring + off + PT_REC_HDR, ev->data, ev->data_len);
+		rec.timestamp = pt_lane_stamp(l, ev);
+		memcpy(l->ring + off, &rec, sizeof(rec));
+	} else {
+		pt_ring_put(l, l->head + PT_REC_HDR, ev->data, ev->data_len);
+		rec.timestamp = pt_lane_stamp(l, ev);
+		pt_ring_put(l, l->head, &rec, sizeof(rec));
+	}
 	l->seq++;
 	l->head += size;
 	/* Publish the record: pairs with the reader's load-acquire of head. */
