@@ -94,9 +94,12 @@ struct pt_sys_entry_data {
  * The data are built on the stack, which the kernel clears for every call
  * (CONFIG_INIT_STACK_ALL_ZERO): 320 bytes here, most of them a path that
  * few calls have.  Only what is written is recorded (data_len), so the
- * clearing is skipped.
+ * clearing is skipped.  The record is made out of line: the probe itself
+ * (pt_kev_sys_enter()), which every call of every task reaches while the
+ * class is on, only checks the process, without this frame (its stack
+ * canary, the event's initialisation).
  */
-void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id)
+static noinline void pt_sys_enter_record(struct pt_regs *regs, long id)
 {
 	struct pt_sys_entry_data d __uninitialized;
 	unsigned long args[6] __uninitialized;
@@ -109,9 +112,6 @@ void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id)
 	unsigned int i;
 	int path;
 
-	/* Every call of every task comes here while the class is on. */
-	if (!pt_proc_kev_maybe(task_tgid(current)))
-		return;
 	rcu_read_lock();
 	proc = pt_kev_proc();
 	if (!proc)
@@ -151,7 +151,15 @@ static bool pt_sys_is_exec(long nr)
 #endif
 }
 
-void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
+void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	/* Every call of every task comes here while the class is on. */
+	if (pt_proc_kev_maybe(task_tgid(current)))
+		pt_sys_enter_record(regs, id);
+}
+
+/* As pt_sys_enter_record(). */
+static noinline void pt_sys_exit_record(struct pt_regs *regs, long ret)
 {
 	struct pt_sys_exit_data d __uninitialized;	/* as at entry */
 	unsigned long args[6] __uninitialized;
@@ -164,8 +172,6 @@ void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
 	int path = -1;
 	long nr;
 
-	if (!pt_proc_kev_maybe(task_tgid(current)))
-		return;
 	rcu_read_lock();
 	proc = pt_kev_proc();
 	if (!proc)
@@ -196,4 +202,10 @@ void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
 	pt_kev_emit(proc, POSIX_TRACE_KCLASS_SYSCALL, &ev);
 out:
 	rcu_read_unlock();
+}
+
+void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	if (pt_proc_kev_maybe(task_tgid(current)))
+		pt_sys_exit_record(regs, ret);
 }
