@@ -20,6 +20,8 @@
 #   make bench-kernel  what kernel events cost a program making system
 #                   calls, beside strace -f, perf trace and LTTng kernel, in the VM
 #                   (bench/kernel-events; Documentation/performance.md)
+#                   BENCH_ICOUNT=1: counted in guest instructions (QEMU
+#                   -icount), the same in every run
 #   make fuzz       the libFuzzer targets on the host: the trace log reader
 #                   and posix-trace's report, stat and convert (fuzz/;
 #                   FUZZ_TIME seconds each, default 600)
