@@ -39,6 +39,17 @@ static u64 *pt_ring_word(struct pt_lane *l, u64 pos)
 	return (u64 *)(l->ring + pos % l->size);
 }
 
+/* The last @n (1..7) bytes at @p as a word, padded with zeros. */
+static u64 pt_tail_word(const u8 *p, u32 n)
+{
+	u64 w = 0;
+	u32 k;
+
+	for (k = 0; k < n; k++)
+		((u8 *)&w)[k] = p[k];
+	return w;
+}
+
 /*
  * @len bytes from @src to @dst, then zeros up to the next multiple of 8:
  * the part of a record that does not wrap.
@@ -50,14 +61,8 @@ static void pt_words_put(u8 *dst, const void *src, u32 len)
 
 	for (i = 0; i + 8 <= len; i += 8)
 		memcpy(dst + i, p + i, 8);	/* a move: @src may be unaligned */
-	if (i < len) {
-		u64 w = 0;
-		u32 k;
-
-		for (k = 0; i + k < len; k++)
-			((u8 *)&w)[k] = p[i + k];
-		*(u64 *)(dst + i) = w;
-	}
+	if (i < len)
+		*(u64 *)(dst + i) = pt_tail_word(p + i, len - i);
 }
 
 /* @len bytes from @src at @pos, then zeros up to the next multiple of 8. */
@@ -73,14 +78,8 @@ static void pt_ring_put(struct pt_lane *l, u64 pos, const void *src, u32 len)
 		if (off == l->size)
 			off = 0;
 	}
-	if (i < len) {
-		u64 w = 0;
-		u32 k;
-
-		for (k = 0; i + k < len; k++)
-			((u8 *)&w)[k] = p[i + k];
-		*(u64 *)(l->ring + off) = w;
-	}
+	if (i < len)
+		*(u64 *)(l->ring + off) = pt_tail_word(p + i, len - i);
 }
 
 /* The header of the record at @pos. */
