@@ -738,15 +738,29 @@ static bool is_id_of(const struct st_ev *e, trace_event_id_t id, pid_t pid)
 	return e->info.posix_event_id == id && e->info.posix_pid == pid;
 }
 
-static int pipe_w = -1;
+static int pipe_w = -1, pipe_go = -1;
 static pid_t writer_tid;
+
+/* Writes @fd 50 ms after the reader recorded its first event, which it
+ * tells through @go: a writer that started its sleep before that (a
+ * reader slow to get the CPU back after fork) would shorten the wait the
+ * test measures.
+ */
+static bool pipe_write_later(int go, int fd)
+{
+	char c;
+
+	if (read(go, &c, 1) != 1)
+		return false;
+	usleep(50000);
+	return write(fd, "x", 1) == 1;
+}
 
 static void *pipe_writer(void *arg)
 {
 	(void)arg;
 	writer_tid = gettid();
-	usleep(50000);
-	return (void *)(intptr_t)(write(pipe_w, "x", 1) == 1);
+	return (void *)(intptr_t)pipe_write_later(pipe_go, pipe_w);
 }
 
 /*
@@ -762,28 +776,29 @@ static void pipe_wakeup(struct __test_metadata *_metadata,
 {
 	const struct posix_trace_sched_wakeup *w = NULL;
 	const struct posix_trace_sched_out *o;
-	int p[2], i, a, b, out = -1, wake = -1, in = -1, status;
+	int p[2], go[2], i, a, b, out = -1, wake = -1, in = -1, status;
 	pid_t child = 0, me = getpid();
 	pthread_t th;
 	void *ok;
 	char c;
 
 	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SCHED_NP,
 				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
 	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	pipe_w = p[1];
+	pipe_go = go[0];
 	if (thread) {
 		ASSERT_EQ(0, pthread_create(&th, NULL, pipe_writer, NULL));
 	} else {
 		child = fork();
 		ASSERT_LE(0, child);
-		if (!child) {
-			usleep(50000);
-			_exit(write(p[1], "x", 1) == 1 ? 0 : 1);
-		}
+		if (!child)
+			_exit(pipe_write_later(go[0], p[1]) ? 0 : 1);
 	}
 	user_event('a');
+	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(1, read(p[0], &c, 1));
 	user_event('b');
 	if (thread) {
@@ -834,7 +849,7 @@ static void pipe_wakeup(struct __test_metadata *_metadata,
 		if (is_id_of(&self->ev[i], POSIX_TRACE_SCHED_WAKEUP_NP, me) && child)
 			EXPECT_NE((uint32_t)child, w->waker_pid);
 	}
-	/* off the CPU for about the writer's 50 ms */
+	/* off the CPU for the writer's 50 ms */
 	EXPECT_GE(st_ts_ns(&self->ev[b].info.posix_timestamp) -
 		  st_ts_ns(&self->ev[a].info.posix_timestamp), 20000000ull);
 }
