@@ -15,8 +15,10 @@
 #                   ns per event, host and VM, with the floors, LTTng-UST
 #                   and ftrace to compare with (bench/README)
 #   make bench-record  recording to disk in the VM: posix-trace record
-#                   beside LTTng sessions, events kept and costs
-#                   (bench/record; Documentation/performance.md)
+#                   beside LTTng sessions, events kept and costs,
+#                   and LTTng's time over ours per row; BENCH_RECORD_ROUNDS=R
+#                   repeats it, with medians (bench/record;
+#                   Documentation/performance.md)
 #   make bench-kernel  what kernel events cost a program making system
 #                   calls, beside strace -f, perf trace and LTTng kernel, in the VM
 #                   (bench/kernel-events; Documentation/performance.md)
