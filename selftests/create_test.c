@@ -249,7 +249,7 @@ TEST_F_TIMEOUT(create, create_racing_the_targets_exit_leaves_nothing_behind, 300
 	}
 	close(rofd);
 	close(fd);
-	ASSERT_TRUE(st_stats_settle(&base, &now, 5000, &waited)) {
+	ASSERT_TRUE(st_stats_settle(&base, &now, 30000, &waited)) {
 		TH_LOG("procs %u -> %u, maps %u -> %u, streams %u -> %u (%d creates)",
 		       base.procs, now.procs, base.maps, now.maps,
 		       base.streams, now.streams, ok);

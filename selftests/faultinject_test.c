@@ -391,7 +391,7 @@ TEST_F_TIMEOUT(fault, every_failure_site_returns_a_documented_error_and_leaks_no
 		TH_LOG("the walking process was killed by signal %d",
 		       WTERMSIG(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_TRUE(st_stats_settle(&self->base, &now, 5000, &waited))
+	EXPECT_TRUE(st_stats_settle(&self->base, &now, 30000, &waited))
 		TH_LOG("streams %u/%u active %u/%u procs %u/%u attaches %u/%u writers %u/%u maps %u/%u mappings %u/%u users %u/%u",
 		       now.streams, self->base.streams, now.active_streams,
 		       self->base.active_streams, now.procs, self->base.procs,
