@@ -250,6 +250,7 @@ int posix_trace_attr_setfullwait_np(trace_attr_t *__restrict __attr,
 #define POSIX_TRACE_PROCESS_EXEC_NP	((trace_event_id_t)25)	/* PROCESS */
 #define POSIX_TRACE_PROCESS_EXIT_NP	((trace_event_id_t)26)	/* PROCESS */
 #define POSIX_TRACE_FAULT_MINOR_NP	((trace_event_id_t)27)	/* FAULT */
+#define POSIX_TRACE_SYSCALL_NP		((trace_event_id_t)28)	/* SYSCALL */
 int posix_trace_attr_getkernelclasses_np(const trace_attr_t *__restrict __attr,
 					 unsigned int *__restrict __classes);
 int posix_trace_attr_setkernelclasses_np(trace_attr_t *__attr,

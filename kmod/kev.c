@@ -14,9 +14,16 @@
 #include <linux/workqueue.h>
 #include "kev.h"
 
+/*
+ * Registered in this order, unregistered in the reverse: the SYSCALL
+ * class's switch probe, which empties a thread's kept entry when it
+ * leaves its CPU (kev_syscall.c), is there before the first entry is
+ * kept and until the last one is.
+ */
 static struct pt_tp_hook pt_kev_hooks[] = {
-	{ "sys_enter", pt_kev_sys_enter, POSIX_TRACE_KCLASS_SYSCALL },
+	{ "sched_switch", pt_kev_sys_switch, POSIX_TRACE_KCLASS_SYSCALL },
 	{ "sys_exit", pt_kev_sys_exit, POSIX_TRACE_KCLASS_SYSCALL },
+	{ "sys_enter", pt_kev_sys_enter, POSIX_TRACE_KCLASS_SYSCALL },
 	{ "signal_generate", pt_kev_signal_generate, POSIX_TRACE_KCLASS_SIGNAL },
 	{ "signal_deliver", pt_kev_signal_deliver, POSIX_TRACE_KCLASS_SIGNAL },
 	{ "sched_switch", pt_kev_sched_switch, POSIX_TRACE_KCLASS_SCHED },
@@ -33,6 +40,8 @@ static int pt_kev_class_on(unsigned int b)
 {
 	if (BIT(b) == POSIX_TRACE_KCLASS_FAULT)
 		return pt_kev_fault_on();
+	if (BIT(b) == POSIX_TRACE_KCLASS_SYSCALL)
+		pt_kev_sys_on();
 	return pt_tp_register(pt_kev_hooks, ARRAY_SIZE(pt_kev_hooks), BIT(b));
 }
 

@@ -53,6 +53,9 @@ pt_kev_emit_fill(struct pt_proc *proc, u32 class, struct pt_event *ev,
 /* kev_syscall.c, kev_signal.c, kev_sched.c, kev_process.c: the probes. */
 void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id);
 void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret);
+void pt_kev_sys_switch(void *data, bool preempt, struct task_struct *prev,
+		       struct task_struct *next, unsigned int prev_state);
+void pt_kev_sys_on(void);
 void pt_kev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
 			    struct task_struct *task, int group, int result);
 void pt_kev_signal_deliver(void *data, int sig, struct kernel_siginfo *info,

@@ -1,18 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Class SYSCALL: an entry record when a traced thread enters a system call
- * (number, the six argument registers, and for calls that name a file
- * the path, copied without faulting) and an exit record with the return
- * register and the path again (<linux/posix_trace_kernel.h>): at entry a
- * path the thread never touched is not resident, and a probe may not
- * fault it in; at exit the call has read it.
+ * Class SYSCALL (<linux/posix_trace_kernel.h>).  A call that returns
+ * without leaving its CPU, most calls, is one record written when it
+ * returns (struct posix_trace_syscall): its entry (number, the six
+ * argument registers, the time) is kept on the CPU until then (struct
+ * pt_sys_slot), which costs a third of an entry record.  A call that
+ * leaves the CPU first has its entry written then, by the switch probe,
+ * marked pending, and an exit record when it returns.  exit(),
+ * exit_group(), execve() and execveat(), and 32-bit calls, keep an entry
+ * record written at entry and an exit record.  Paths are copied without
+ * faulting, at the exit, when the call has read them: at entry a path
+ * the thread never touched is not resident, and a probe may not fault it
+ * in.
  *
- * Probe prototypes (include/trace/events/syscalls.h), 3.x .. 6.x:
+ * Probe prototypes (include/trace/events/syscalls.h,
+ * include/trace/events/sched.h), 5.18 .. 6.x:
  *   sys_enter(struct pt_regs *regs, long id)
  *   sys_exit(struct pt_regs *regs, long ret)
+ *   sched_switch(bool preempt, struct task_struct *prev,
+ *                struct task_struct *next, unsigned int prev_state)
+ * All three run with preemption disabled, sched_switch under the
+ * runqueue's lock with interrupts off (its record defers its notes).
  */
 #include <linux/compat.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
@@ -151,11 +163,171 @@ static bool pt_sys_is_exec(long nr)
 #endif
 }
 
+/* Calls that do not return as others do: their entry is recorded at once. */
+static bool pt_sys_keeps_entry_record(long nr)
+{
+#ifdef CONFIG_X86_64
+	return nr == __NR_exit || nr == __NR_exit_group || pt_sys_is_exec(nr);
+#else
+	return true;
+#endif
+}
+
+/*
+ * The entry of the call the thread on this CPU is in, kept until the
+ * call returns (pt_kev_sys_exit()) or the thread leaves the CPU
+ * (pt_kev_sys_switch()), whichever comes first.  Only the probes of
+ * this CPU use it, with preemption disabled, for the thread running
+ * there: no lock.  @task is compared with current, never dereferenced,
+ * and is cleared when that thread leaves the CPU, so a slot never names
+ * a thread that ran elsewhere since, or exited; the switch probe is
+ * registered before the entry probe and unregistered after it (kev.c).
+ * What the class's probes leave behind when the class goes off is
+ * outdated by @gen: each time the class comes on, pt_sys_gen moves on,
+ * and a slot of another generation is empty.
+ */
+struct pt_sys_slot {
+	struct task_struct *task;
+	unsigned long gen;
+	u64 entry_ts;
+	long nr;
+	unsigned long args[6];
+};
+
+static DEFINE_PER_CPU(struct pt_sys_slot, pt_sys_slot);
+static unsigned long pt_sys_gen;
+
+/* The class comes on (kev.c, under its lock, before the probes are). */
+void pt_kev_sys_on(void)
+{
+	WRITE_ONCE(pt_sys_gen, pt_sys_gen + 1);
+}
+
 void pt_kev_sys_enter(void *data, struct pt_regs *regs, long id)
 {
+	struct pt_sys_slot *slot;
+
 	/* Every call of every task comes here while the class is on. */
-	if (pt_proc_kev_maybe(task_tgid(current)))
+	if (!pt_proc_kev_maybe(task_tgid(current)))
+		return;
+	slot = this_cpu_ptr(&pt_sys_slot);
+	if (unlikely(in_compat_syscall() || pt_sys_keeps_entry_record(id))) {
+		slot->task = NULL;
 		pt_sys_enter_record(regs, id);
+		return;
+	}
+	slot->task = current;
+	slot->gen = READ_ONCE(pt_sys_gen);
+	slot->nr = id;
+	syscall_get_arguments(current, regs, slot->args);
+	slot->entry_ts = ktime_get_ns();
+}
+
+/* The part of a call's record the slot gives: all but the result. */
+static void pt_sys_call_fill(struct posix_trace_syscall *c,
+			     const struct pt_sys_slot *slot)
+{
+	unsigned int i;
+
+	c->nr = (u32)slot->nr;
+	c->flags = 0;
+	c->elapsed = 0;		/* pt_record() sets it, from the slot's entry_ts */
+	c->ret = 0;
+	for (i = 0; i < ARRAY_SIZE(slot->args); i++)
+		c->args[i] = slot->args[i];
+	c->path_arg = 0;
+	c->path_len = 0;
+}
+
+struct pt_sys_call_data {
+	struct posix_trace_syscall c;
+	char path[POSIX_TRACE_SYSCALL_PATH_MAX];
+};
+
+/*
+ * The one record of a call that returned (@ret) without leaving the CPU.
+ * @slot was emptied by the caller; what it held is still there (only
+ * this CPU's probes touch it, and none runs here meanwhile).
+ */
+static noinline void pt_sys_call_record(const struct pt_sys_slot *slot, long ret)
+{
+	struct pt_sys_call_data d __uninitialized;	/* as pt_sys_enter_record() */
+	struct pt_event ev = {
+		.id = POSIX_TRACE_ID_SYSCALL,
+		.from_task = true,
+		.data = &d,
+		.since = slot->entry_ts,
+		.since_off = offsetof(struct posix_trace_syscall, elapsed),
+	};
+	struct pt_proc *proc;
+	int path;
+
+	rcu_read_lock();
+	proc = pt_kev_proc();
+	if (!proc)
+		goto out;
+	pt_sys_call_fill(&d.c, slot);
+	d.c.ret = (u64)ret;
+	path = pt_sys_path_arg(slot->nr);
+	if (path >= 0) {
+		d.c.path_arg = path;
+		d.c.path_len = pt_sys_copy_path(d.path, slot->args[path],
+						&d.c.flags);
+	}
+	ev.data_len = sizeof(d.c) + d.c.path_len;
+	pt_kev_emit(proc, POSIX_TRACE_KCLASS_SYSCALL, &ev);
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * The pending record of a call that leaves the CPU, from the switch
+ * probe: under the runqueue's lock, so its notes wait (defer_notes), it
+ * copies no path (the exit record will), and its frame is small (the
+ * scheduler may be deep in a call chain).
+ */
+static noinline void pt_sys_pending_record(const struct pt_sys_slot *slot)
+{
+	struct posix_trace_syscall c;
+	struct pt_event ev = {
+		.id = POSIX_TRACE_ID_SYSCALL,
+		.from_task = true,
+		.defer_notes = true,
+		.data = &c,
+		.data_len = sizeof(c),
+		.since = slot->entry_ts,
+		.since_off = offsetof(struct posix_trace_syscall, elapsed),
+	};
+	struct pt_proc *proc;
+
+	rcu_read_lock();
+	proc = pt_kev_proc();
+	if (proc) {
+		pt_sys_call_fill(&c, slot);
+		c.flags = POSIX_TRACE_SYSCALL_PENDING;
+		pt_kev_emit(proc, POSIX_TRACE_KCLASS_SYSCALL, &ev);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * @prev leaves its CPU (sched_switch: it is still current): if it is in
+ * a call whose entry is kept here, the call is visible from now on, as a
+ * pending record stamped now.  Records are stamped when written, so no
+ * lane ever gets a record older than one a reader may have taken from
+ * another lane; the entry's own time is in the record's data.
+ */
+void pt_kev_sys_switch(void *data, bool preempt, struct task_struct *prev,
+		       struct task_struct *next, unsigned int prev_state)
+{
+	struct pt_sys_slot *slot;
+
+	if (likely(this_cpu_read(pt_sys_slot.task) != prev))
+		return;
+	slot = this_cpu_ptr(&pt_sys_slot);
+	slot->task = NULL;
+	if (slot->gen == READ_ONCE(pt_sys_gen))
+		pt_sys_pending_record(slot);
 }
 
 /* As pt_sys_enter_record(). */
@@ -206,6 +378,24 @@ out:
 
 void pt_kev_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	if (pt_proc_kev_maybe(task_tgid(current)))
+	struct pt_sys_slot *slot;
+
+	/*
+	 * A thread whose process stopped being traced during the call
+	 * leaves its entry kept: emptied here all the same, so that a slot
+	 * holds an entry only while its thread is in that call.
+	 */
+	if (!pt_proc_kev_maybe(task_tgid(current))) {
+		if (unlikely(this_cpu_read(pt_sys_slot.task) == current))
+			this_cpu_write(pt_sys_slot.task, NULL);
+		return;
+	}
+	slot = this_cpu_ptr(&pt_sys_slot);
+	if (likely(slot->task == current && slot->gen == READ_ONCE(pt_sys_gen))) {
+		slot->task = NULL;
+		pt_sys_call_record(slot, ret);
+	} else {
+		/* it left the CPU, or its entry was before the class came on */
 		pt_sys_exit_record(regs, ret);
+	}
 }

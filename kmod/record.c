@@ -253,6 +253,13 @@ static void pt_lane_append(struct pt_stream *s, struct pt_lane *l,
 		rec.timestamp = pt_lane_stamp(l, ev);
 		pt_ring_put(l, l->head, &rec, sizeof(rec));
 	}
+	/* Before the commit: a reader never sees the word unset.  Words
+	 * are contiguous even where the record wraps (pt_ring_word()).
+	 */
+	if (unlikely(ev->since) && !WARN_ON_ONCE(ev->since_off % 8 ||
+						 ev->since_off + 8 > ev->data_len))
+		*pt_ring_word(l, l->head + PT_REC_HDR + ev->since_off) =
+			rec.timestamp > ev->since ? rec.timestamp - ev->since : 0;
 	l->seq++;
 	l->head += size;
 	/* Publish the record: pairs with the reader's load-acquire of head. */

@@ -317,6 +317,13 @@ struct pt_event {
 	 * the slots and the readers to an irq_work.
 	 */
 	bool defer_notes;
+	/* An age the record tells (0: none): the u64 of the data at byte
+	 * @since_off is set to the record's timestamp minus @since, once
+	 * the timestamp is taken.  A time before the record, told so,
+	 * needs no clock of the reader's (a call's entry: kev_syscall.c).
+	 */
+	u64 since;
+	u32 since_off;
 };
 
 bool pt_record(struct pt_stream *s, const struct pt_event *ev);

@@ -34,14 +34,16 @@ void pt_tp_find(struct pt_tp_hook *hooks, unsigned int n)
 	for_each_kernel_tracepoint(pt_tp_match, &t);
 }
 
-/* Unregister the hooks of @class; the caller waits for running probes
+/* Unregister the hooks of @class, in the reverse of the order they were
+ * registered in (a table lists first the hooks that must be there for
+ * the others' sake: kev.c); the caller waits for running probes
  * (tracepoint_synchronize_unregister()) before it frees what they use.
  */
 void pt_tp_unregister(struct pt_tp_hook *hooks, unsigned int n, u32 class)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = n; i-- > 0;) {
 		if (hooks[i].class == class)
 			tracepoint_probe_unregister(hooks[i].tp, hooks[i].probe, NULL);
 	}

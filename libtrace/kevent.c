@@ -38,7 +38,8 @@ _Static_assert(POSIX_TRACE_SYSCALL_ENTRY_NP == POSIX_TRACE_ID_SYSCALL_ENTRY &&
 	       POSIX_TRACE_FAULT_MINOR_NP == POSIX_TRACE_ID_FAULT_MINOR &&
 	       POSIX_TRACE_PROCESS_FORK_NP == POSIX_TRACE_ID_PROCESS_FORK &&
 	       POSIX_TRACE_PROCESS_EXEC_NP == POSIX_TRACE_ID_PROCESS_EXEC &&
-	       POSIX_TRACE_PROCESS_EXIT_NP == POSIX_TRACE_ID_PROCESS_EXIT,
+	       POSIX_TRACE_PROCESS_EXIT_NP == POSIX_TRACE_ID_PROCESS_EXIT &&
+	       POSIX_TRACE_SYSCALL_NP == POSIX_TRACE_ID_SYSCALL,
 	       "<trace.h> and <linux/posix_trace.h> disagree on the ids");
 /* Kernel ids are system ids, after POSIX's and POSIX_TRACE_DETACHED. */
 _Static_assert(POSIX_TRACE_ID_KERNEL_FIRST > POSIX_TRACE_ID_DETACHED &&
@@ -52,6 +53,8 @@ _Static_assert(POSIX_TRACE_ID_KERNEL_FIRST > POSIX_TRACE_ID_DETACHED &&
 _Static_assert(sizeof(struct posix_trace_syscall_entry) + POSIX_TRACE_SYSCALL_PATH_MAX <=
 	       2 * sizeof(trace_event_set_t) &&
 	       sizeof(struct posix_trace_syscall_exit) + POSIX_TRACE_SYSCALL_PATH_MAX <=
+	       2 * sizeof(trace_event_set_t) &&
+	       sizeof(struct posix_trace_syscall) + POSIX_TRACE_SYSCALL_PATH_MAX <=
 	       2 * sizeof(trace_event_set_t) &&
 	       sizeof(struct posix_trace_process_exec) + POSIX_TRACE_SYSCALL_PATH_MAX <=
 	       2 * sizeof(trace_event_set_t),

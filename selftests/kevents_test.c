@@ -112,6 +112,19 @@ static const struct posix_trace_syscall_exit *exit_of(const struct st_ev *e)
 	return (const void *)e->data;
 }
 
+static const struct posix_trace_syscall *call_of(const struct st_ev *e)
+{
+	if (e->info.posix_event_id != POSIX_TRACE_SYSCALL_NP ||
+	    e->len < sizeof(struct posix_trace_syscall))
+		return NULL;
+	return (const void *)e->data;
+}
+
+static uint64_t ts_ns(const struct st_ev *e)
+{
+	return st_ts_ns(&e->info.posix_timestamp);
+}
+
 static int index_of(FIXTURE_DATA(kev) *self, char tag)
 {
 	int i;
@@ -139,7 +152,7 @@ static int count_kernel(FIXTURE_DATA(kev) *self)
 	for (i = 0; i < self->n; i++) {
 		trace_event_id_t id = self->ev[i].info.posix_event_id;
 
-		k += id >= POSIX_TRACE_SYSCALL_ENTRY_NP && id <= POSIX_TRACE_FAULT_MINOR_NP;
+		k += id >= POSIX_TRACE_SYSCALL_ENTRY_NP && id <= POSIX_TRACE_SYSCALL_NP;
 	}
 	return k;
 }
@@ -162,6 +175,70 @@ find_entry(FIXTURE_DATA(kev) *self, char tag, long nr, int *at)
 	return NULL;
 }
 
+/* The one record of the first system call @nr after user event @tag. */
+static const struct posix_trace_syscall *
+find_call(FIXTURE_DATA(kev) *self, char tag, long nr, int *at)
+{
+	const struct posix_trace_syscall *c;
+	int i = index_of(self, tag);
+
+	for (i = i < 0 ? self->n : i + 1; i < self->n; i++) {
+		c = call_of(&self->ev[i]);
+		if (c && c->nr == nr && self->ev[i].info.posix_pid == getpid()) {
+			if (at)
+				*at = i;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/* The exit record of call @nr of this process after record @at. */
+static const struct posix_trace_syscall_exit *
+exit_after(FIXTURE_DATA(kev) *self, int at, long nr)
+{
+	const struct posix_trace_syscall_exit *x;
+	int i;
+
+	for (i = at + 1; i < self->n; i++) {
+		x = exit_of(&self->ev[i]);
+		if (x && x->nr == nr && self->ev[i].info.posix_pid == getpid())
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * The result and path of the call @c (at @at): its own, or those of its
+ * exit record if it left the CPU (then pending: no result, no path).
+ */
+static void call_result(struct __test_metadata *_metadata, FIXTURE_DATA(kev) *self,
+			const struct posix_trace_syscall *c, int at, uint64_t *ret,
+			uint32_t *flags, uint32_t *path_arg, const char **path,
+			uint32_t *path_len)
+{
+	const struct posix_trace_syscall_exit *x;
+
+	if (!(c->flags & POSIX_TRACE_SYSCALL_PENDING)) {
+		*ret = c->ret;
+		*flags = c->flags;
+		*path_arg = c->path_arg;
+		*path_len = c->path_len;
+		*path = (const char *)(c + 1);
+		return;
+	}
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PENDING, c->flags);
+	EXPECT_EQ(0u, c->path_len);
+	x = exit_after(self, at, c->nr);
+	ASSERT_NE(NULL, x);
+	TH_LOG("the call left the CPU: its exit record has the result");
+	*ret = x->ret;
+	*flags = x->flags;
+	*path_arg = x->path_arg;
+	*path_len = x->path_len;
+	*path = (const char *)(x + 1);
+}
+
 TEST_F(kev, system_calls_are_not_recorded_without_the_attribute)
 {
 	ASSERT_EQ(0, kev_create(0, 0, POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
@@ -173,10 +250,16 @@ TEST_F(kev, system_calls_are_not_recorded_without_the_attribute)
 	EXPECT_EQ(0, count_kernel(self));
 }
 
+/*
+ * A call that does not leave its CPU is one record, stamped at its exit,
+ * with its entry time in its data.  One that does (preempted in the
+ * call, which a PREEMPT_RT kernel may do) is a pending record, then its
+ * exit: counted as the same call.
+ */
 TEST_F(kev, getppid_is_recorded_between_the_user_events_around_it)
 {
-	int i, a, b, entries = 0, exits = 0;
-	pid_t tid = gettid();
+	int i, a, b, calls = 0, split = 0;
+	uint64_t prev_ts = 0;
 
 	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
 				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
@@ -192,43 +275,118 @@ TEST_F(kev, getppid_is_recorded_between_the_user_events_around_it)
 	ASSERT_LT(a, b);
 	for (i = 0; i < self->n; i++) {
 		const struct st_ev *e = &self->ev[i];
-		const struct posix_trace_syscall_entry *en = entry_of(e);
-		const struct posix_trace_syscall_exit *ex = exit_of(e);
+		const struct posix_trace_syscall *c = call_of(e);
+		const struct posix_trace_syscall_exit *ex;
 
-		if (i > 0) {	/* read in timestamp order */
-			const struct timespec *p = &self->ev[i - 1].info.posix_timestamp;
-			const struct timespec *t = &e->info.posix_timestamp;
-
-			EXPECT_TRUE(p->tv_sec < t->tv_sec ||
-				    (p->tv_sec == t->tv_sec && p->tv_nsec <= t->tv_nsec));
+		/* read in timestamp order */
+		EXPECT_LE(prev_ts, ts_ns(e));
+		prev_ts = ts_ns(e);
+		EXPECT_EQ(NULL, entry_of(e));	/* getppid keeps no entry record */
+		if (!c || c->nr != SYS_getppid)
+			continue;
+		EXPECT_LT(a, i);
+		EXPECT_GT(b, i);
+		EXPECT_EQ(getpid(), e->info.posix_pid);
+		/* entered after 'a', the elapsed time its own */
+		EXPECT_LT(c->elapsed, ts_ns(e) - ts_ns(&self->ev[a]));
+		EXPECT_EQ(0u, c->path_len);
+		if (!(c->flags & POSIX_TRACE_SYSCALL_PENDING)) {
+			EXPECT_EQ(0u, c->flags);
+			EXPECT_EQ((uint64_t)getppid(), c->ret);
+			calls++;
+			continue;
 		}
-		if (en && en->nr == SYS_getppid) {
-			EXPECT_LT(a, i);
-			EXPECT_GT(b, i);
-			EXPECT_EQ(getpid(), e->info.posix_pid);
-			EXPECT_EQ(0u, en->flags);
-			/* its exit is the next record of this thread */
-			ASSERT_LT(i + 1, self->n);
-			ex = exit_of(&self->ev[i + 1]);
-			ASSERT_NE(NULL, ex);
-			EXPECT_EQ((uint32_t)SYS_getppid, ex->nr);
-			EXPECT_EQ((uint64_t)getppid(), ex->ret);
-			entries++;
-		} else if (ex && ex->nr == SYS_getppid) {
-			exits++;
-		}
+		/* its exit is the next record of this thread */
+		EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PENDING, c->flags);
+		ASSERT_LT(i + 1, self->n);
+		ex = exit_of(&self->ev[i + 1]);
+		ASSERT_NE(NULL, ex);
+		EXPECT_EQ((uint32_t)SYS_getppid, ex->nr);
+		EXPECT_EQ((uint64_t)getppid(), ex->ret);
+		calls++;
+		split++;
 	}
-	EXPECT_EQ(3, entries);
-	EXPECT_EQ(3, exits);
-	(void)tid;
+	EXPECT_EQ(3, calls);
+	if (split)
+		TH_LOG("%d of the 3 calls left the CPU", split);
 }
 
-/* A path the thread wrote (resident): in the entry and in the exit. */
-TEST_F(kev, openat_entry_and_exit_carry_the_path_and_exit_the_descriptor)
+/*
+ * A call that blocks is visible while it blocks: a pending record as it
+ * leaves the CPU, read live while the thread still waits, then its exit
+ * when it returns.
+ */
+TEST_F(kev, a_call_that_blocks_is_a_pending_record_then_an_exit)
+{
+	const struct posix_trace_syscall_exit *x = NULL;
+	const struct posix_trace_syscall *c = NULL;
+	uint64_t prev_ts = 0, entered = 0;
+	int p[2], go[2], i, status;
+	struct st_ev ev;
+	pid_t child;
+	char byte;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		close(p[1]);
+		close(go[1]);
+		/* the go comes once the stream runs; then the read blocks */
+		if (read(go[0], &byte, 1) != 1)
+			_exit(2);
+		_exit(read(p[0], &byte, 1) == 1 ? 0 : 1);
+	}
+	close(p[0]);
+	close(go[0]);
+	ASSERT_EQ(0, kev_create(child, POSIX_TRACE_KERNEL_SYSCALL_NP,
+				POSIX_TRACE_CLOSE_FOR_CHILD, &self->trid));
+	ASSERT_EQ(0, st_start_and_skip(self->trid));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	/* The child's read() of p blocks: its pending record comes, live. */
+	for (i = 0; i < 1000 && !c; i++) {
+		ASSERT_EQ(0, st_timed_ms(self->trid, &ev, 10000));
+		if (ev.info.posix_pid == child && call_of(&ev) &&
+		    call_of(&ev)->nr == SYS_read &&
+		    call_of(&ev)->args[0] == (uint64_t)p[0])
+			c = call_of(&ev);
+		else if (ev.info.posix_pid == child)
+			prev_ts = ts_ns(&ev);	/* the end of its read of go */
+	}
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PENDING, c->flags);
+	EXPECT_EQ(0u, c->ret);
+	/* entered after the child's record before it */
+	if (prev_ts)
+		EXPECT_LT(c->elapsed, ts_ns(&ev) - prev_ts);
+	entered = ts_ns(&ev) - c->elapsed;
+	ASSERT_EQ(1, write(p[1], "x", 1));
+	for (i = 0; i < 1000 && !x; i++) {
+		ASSERT_EQ(0, st_timed_ms(self->trid, &ev, 10000));
+		if (ev.info.posix_pid == child && exit_of(&ev) &&
+		    exit_of(&ev)->nr == SYS_read && exit_of(&ev)->ret == 1)
+			x = exit_of(&ev);
+		/* no second record of that call */
+		EXPECT_FALSE(ev.info.posix_pid == child && call_of(&ev) &&
+			     call_of(&ev)->nr == SYS_read);
+	}
+	EXPECT_NE(NULL, x);
+	EXPECT_LT(entered, ts_ns(&ev));
+	close(p[1]);
+	close(go[1]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* A path the thread wrote: in the call's one record, with its result. */
+TEST_F(kev, openat_is_one_record_with_its_path_and_descriptor)
 {
 	char path[] = "/proc/self/stat";
-	const struct posix_trace_syscall_entry *e;
-	const struct posix_trace_syscall_exit *x;
+	const struct posix_trace_syscall *c;
+	uint32_t flags, path_arg, len;
+	const char *got;
+	uint64_t ret;
 	int fd, at;
 
 	ASSERT_EQ(0, kev_create(0, POSIX_TRACE_KERNEL_SYSCALL_NP,
@@ -239,33 +397,33 @@ TEST_F(kev, openat_entry_and_exit_carry_the_path_and_exit_the_descriptor)
 	ASSERT_LE(0, fd);
 	close(fd);
 	stop_and_drain(_metadata, self);
-	e = find_entry(self, 'a', SYS_openat, &at);
-	ASSERT_NE(NULL, e);
-	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH, e->flags);
-	EXPECT_EQ(1u, e->path_arg);
-	ASSERT_EQ(strlen(path), e->path_len);
-	EXPECT_EQ(0, memcmp(e + 1, path, e->path_len));
-	EXPECT_EQ((uint64_t)(uintptr_t)path, e->args[1]);
-	x = exit_of(&self->ev[at + 1]);
-	ASSERT_NE(NULL, x);
-	EXPECT_EQ((uint64_t)fd, x->ret);
-	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH, x->flags);
-	EXPECT_EQ(1u, x->path_arg);
-	ASSERT_EQ(strlen(path), x->path_len);
-	EXPECT_EQ(0, memcmp(x + 1, path, x->path_len));
+	c = find_call(self, 'a', SYS_openat, &at);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ((uint32_t)AT_FDCWD, (uint32_t)c->args[0]);	/* an int: 32 bits */
+	EXPECT_EQ((uint64_t)(uintptr_t)path, c->args[1]);
+	EXPECT_LT(c->elapsed, ts_ns(&self->ev[at]) - ts_ns(&self->ev[index_of(self, 'a')]));
+	call_result(_metadata, self, c, at, &ret, &flags, &path_arg, &got, &len);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH, flags);
+	EXPECT_EQ((uint64_t)fd, ret);
+	EXPECT_EQ(1u, path_arg);
+	ASSERT_EQ(strlen(path), len);
+	EXPECT_EQ(0, memcmp(got, path, len));
 }
 
 /*
- * A path on a page the thread never touched (a fresh file mapping):
- * the probe at entry may not fault it in, the exit has it.
+ * A path on a page the thread never touched (a fresh file mapping): a
+ * probe may not fault it in, so it is copied at the exit, when the call
+ * has read it.
  */
-TEST_F(kev, an_untouched_path_is_in_the_exit_record)
+TEST_F(kev, an_untouched_path_is_in_the_record)
 {
-	const struct posix_trace_syscall_entry *e;
-	const struct posix_trace_syscall_exit *x;
+	const struct posix_trace_syscall *c;
 	char tmpl[] = "/tmp/pt-kev-path-XXXXXX";
 	const char *name = "/proc/self/stat";
-	int fd, at, ret;
+	uint32_t flags, path_arg, len;
+	int fd, ret, at;
+	const char *got;
+	uint64_t r;
 	char *p;
 
 	fd = mkstemp(tmpl);
@@ -285,31 +443,28 @@ TEST_F(kev, an_untouched_path_is_in_the_exit_record)
 	ASSERT_LE(0, ret);
 	close(ret);
 	stop_and_drain(_metadata, self);
-	e = find_entry(self, 'a', SYS_openat, &at);
-	ASSERT_NE(NULL, e);
-	/* Resident or not at entry: either way, never a wrong path. */
-	if (e->flags & POSIX_TRACE_SYSCALL_PATH) {
-		ASSERT_EQ(strlen(name), e->path_len);
-		EXPECT_EQ(0, memcmp(e + 1, name, e->path_len));
-	} else {
-		EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_FAULT, e->flags);
-		EXPECT_EQ(0u, e->path_len);
-	}
-	x = exit_of(&self->ev[at + 1]);
-	ASSERT_NE(NULL, x);
-	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH, x->flags);
-	ASSERT_EQ(strlen(name), x->path_len);
-	EXPECT_EQ(0, memcmp(x + 1, name, x->path_len));
 	munmap(p, 4096);
+	c = find_call(self, 'a', SYS_openat, &at);
+	ASSERT_NE(NULL, c);
+	/* Faulting the page in may take it off the CPU: then the pending
+	 * record has no path, and the exit record has it. */
+	call_result(_metadata, self, c, at, &r, &flags, &path_arg, &got, &len);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH, flags);
+	EXPECT_EQ((uint64_t)ret, r);
+	ASSERT_EQ(strlen(name), len);
+	EXPECT_EQ(0, memcmp(got, name, len));
 }
 
 /* REQ: a bounded, non-faulting copy: an inaccessible page gives no path,
  * and the system call itself still fails as it should. */
 TEST_F(kev, a_path_on_an_inaccessible_page_is_not_copied)
 {
-	const struct posix_trace_syscall_entry *e;
-	const struct posix_trace_syscall_exit *x;
-	int at, ret, err;
+	const struct posix_trace_syscall *c;
+	uint32_t flags, path_arg, len;
+	const char *got;
+	uint64_t r;
+	int at;
+	int ret, err;
 	char *p;
 
 	p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -324,21 +479,22 @@ TEST_F(kev, a_path_on_an_inaccessible_page_is_not_copied)
 	munmap(p, 4096);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EFAULT, err);
-	e = find_entry(self, 'a', SYS_openat, &at);
-	ASSERT_NE(NULL, e);
-	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_FAULT, e->flags);
-	EXPECT_EQ(0u, e->path_len);
-	x = exit_of(&self->ev[at + 1]);
-	ASSERT_NE(NULL, x);
-	EXPECT_EQ((uint64_t)-EFAULT, x->ret);
-	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_FAULT, x->flags);
-	EXPECT_EQ(0u, x->path_len);
+	c = find_call(self, 'a', SYS_openat, &at);
+	ASSERT_NE(NULL, c);
+	call_result(_metadata, self, c, at, &r, &flags, &path_arg, &got, &len);
+	EXPECT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_FAULT, flags);
+	EXPECT_EQ((uint64_t)-EFAULT, r);
+	EXPECT_EQ(0u, len);
 }
 
 /* A name running into an inaccessible page: what precedes it, cut. */
 TEST_F(kev, a_path_running_into_an_inaccessible_page_is_cut_there)
 {
-	const struct posix_trace_syscall_entry *e;
+	const struct posix_trace_syscall *c;
+	uint32_t flags, path_arg, len;
+	const char *got;
+	uint64_t r;
+	int at;
 	char *p;
 
 	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -352,19 +508,24 @@ TEST_F(kev, a_path_running_into_an_inaccessible_page_is_cut_there)
 	EXPECT_EQ(-1, syscall(SYS_openat, AT_FDCWD, p + 4096 - 3, O_RDONLY));
 	stop_and_drain(_metadata, self);
 	munmap(p, 8192);
-	e = find_entry(self, 'a', SYS_openat, NULL);
-	ASSERT_NE(NULL, e);
+	c = find_call(self, 'a', SYS_openat, &at);
+	ASSERT_NE(NULL, c);
+	call_result(_metadata, self, c, at, &r, &flags, &path_arg, &got, &len);
 	EXPECT_EQ((uint32_t)(POSIX_TRACE_SYSCALL_PATH | POSIX_TRACE_SYSCALL_PATH_TRUNC),
-		  e->flags);
-	ASSERT_EQ(3u, e->path_len);
-	EXPECT_EQ(0, memcmp(e + 1, "abc", 3));
+		  flags);
+	ASSERT_EQ(3u, len);
+	EXPECT_EQ(0, memcmp(got, "abc", 3));
 }
 
 TEST_F(kev, a_path_longer_than_the_limit_is_cut_at_the_limit)
 {
-	const struct posix_trace_syscall_entry *e;
+	const struct posix_trace_syscall *c;
 	char path[POSIX_TRACE_SYSCALL_PATH_MAX + 100];
-	const char *c;
+	uint32_t flags, path_arg, len;
+	const char *got;
+	uint64_t r;
+	int at;
+	const char *ch;
 
 	memset(path, 'x', sizeof(path) - 1);
 	path[sizeof(path) - 1] = 0;
@@ -374,13 +535,14 @@ TEST_F(kev, a_path_longer_than_the_limit_is_cut_at_the_limit)
 	user_event('a');
 	EXPECT_EQ(-1, syscall(SYS_openat, AT_FDCWD, path, O_RDONLY));
 	stop_and_drain(_metadata, self);
-	e = find_entry(self, 'a', SYS_openat, NULL);
-	ASSERT_NE(NULL, e);
+	c = find_call(self, 'a', SYS_openat, &at);
+	ASSERT_NE(NULL, c);
+	call_result(_metadata, self, c, at, &r, &flags, &path_arg, &got, &len);
 	EXPECT_EQ((uint32_t)(POSIX_TRACE_SYSCALL_PATH | POSIX_TRACE_SYSCALL_PATH_TRUNC),
-		  e->flags);
-	ASSERT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_MAX, e->path_len);
-	for (c = (const char *)(e + 1); c < (const char *)(e + 1) + e->path_len; c++)
-		ASSERT_EQ('x', *c);
+		  flags);
+	ASSERT_EQ((uint32_t)POSIX_TRACE_SYSCALL_PATH_MAX, len);
+	for (ch = got; ch < got + len; ch++)
+		ASSERT_EQ('x', *ch);
 }
 
 TEST_F(kev, filtered_system_call_events_are_not_recorded)
@@ -392,6 +554,7 @@ TEST_F(kev, filtered_system_call_events_are_not_recorded)
 	ASSERT_EQ(0, posix_trace_eventset_empty(&set));
 	ASSERT_EQ(0, posix_trace_eventset_add(POSIX_TRACE_SYSCALL_ENTRY_NP, &set));
 	ASSERT_EQ(0, posix_trace_eventset_add(POSIX_TRACE_SYSCALL_EXIT_NP, &set));
+	ASSERT_EQ(0, posix_trace_eventset_add(POSIX_TRACE_SYSCALL_NP, &set));
 	ASSERT_EQ(0, posix_trace_set_filter(self->trid, &set, POSIX_TRACE_SET_EVENTSET));
 	ASSERT_EQ(0, st_start_and_skip(self->trid));
 	syscall(SYS_getppid);
@@ -607,6 +770,7 @@ TEST_F(kev, a_signal_to_itself_is_generated_then_delivered_to_its_handler)
 	EXPECT_EQ(0u, d->reserved);
 	/* nothing of a class the stream did not ask for */
 	EXPECT_EQ(NULL, find_entry(self, 'a', SYS_kill, NULL));
+	EXPECT_EQ(NULL, find_call(self, 'a', SYS_kill, NULL));
 }
 
 /* Sent by another process while ignored: generated, dropped, not taken. */
@@ -1080,7 +1244,7 @@ static int raised_exec_controller(const char *bin, bool drop)
 			    memcmp(x + 1, bin, x->name_len))
 				exec_first = 0;
 		} else if (entry && id >= POSIX_TRACE_SYSCALL_ENTRY_NP &&
-			 id <= POSIX_TRACE_FAULT_MINOR_NP && !old_image_fault(&ev[i]))
+			 id <= POSIX_TRACE_SYSCALL_NP && !old_image_fault(&ev[i]))
 			after = true;
 	}
 	posix_trace_shutdown(trid);

@@ -24,7 +24,7 @@ static int is_system(trace_event_id_t id)
 	       id == POSIX_TRACE_SCHED_WAKEUP_NP ||
 	       id == POSIX_TRACE_FAULT_MAJOR_NP || id == POSIX_TRACE_FAULT_MINOR_NP ||
 	       id == POSIX_TRACE_PROCESS_FORK_NP || id == POSIX_TRACE_PROCESS_EXEC_NP ||
-	       id == POSIX_TRACE_PROCESS_EXIT_NP;
+	       id == POSIX_TRACE_PROCESS_EXIT_NP || id == POSIX_TRACE_SYSCALL_NP;
 }
 
 /* The members of @set are exactly the ids for which @want(id) != 0. */

@@ -18,7 +18,7 @@
 #include "log_writer.h"
 #include "pt_test.h"
 
-#define NK	12
+#define NK	13
 
 /* In increasing order: the type list gives them so. */
 static const trace_event_id_t kids[NK] = {
@@ -29,6 +29,7 @@ static const trace_event_id_t kids[NK] = {
 	POSIX_TRACE_PROCESS_FORK_NP, POSIX_TRACE_PROCESS_EXEC_NP,
 	POSIX_TRACE_PROCESS_EXIT_NP,
 	POSIX_TRACE_FAULT_MINOR_NP,
+	POSIX_TRACE_SYSCALL_NP,
 };
 static const char *const knames[NK] = {
 	"posix_trace_syscall_entry", "posix_trace_syscall_exit",
@@ -38,6 +39,7 @@ static const char *const knames[NK] = {
 	"posix_trace_process_fork", "posix_trace_process_exec",
 	"posix_trace_process_exit",
 	"posix_trace_fault_minor",
+	"posix_trace_syscall",
 };
 static const unsigned int kclass[NK] = {
 	POSIX_TRACE_KERNEL_SYSCALL_NP, POSIX_TRACE_KERNEL_SYSCALL_NP,
@@ -47,6 +49,7 @@ static const unsigned int kclass[NK] = {
 	POSIX_TRACE_KERNEL_PROCESS_NP, POSIX_TRACE_KERNEL_PROCESS_NP,
 	POSIX_TRACE_KERNEL_PROCESS_NP,
 	POSIX_TRACE_KERNEL_FAULT_NP,
+	POSIX_TRACE_KERNEL_SYSCALL_NP,
 };
 
 static int is_kernel_id(trace_event_id_t id)
@@ -79,12 +82,16 @@ static void test_ids_are_the_uapi_ones(void)
 	EXPECT_EQ(POSIX_TRACE_SCHED_IN_NP, 21);
 	EXPECT_EQ(POSIX_TRACE_SCHED_WAKEUP_NP, 22);
 	/* The fault class took the id kept for it and the one after the
-	 * process class: 23 and 27, the last kernel id. */
+	 * process class: 23 and 27; a call in one record, 28, is the last. */
 	EXPECT_EQ(POSIX_TRACE_FAULT_MAJOR_NP, 23);
 	EXPECT_EQ(POSIX_TRACE_FAULT_MINOR_NP, 27);
 	EXPECT_EQ(POSIX_TRACE_ID_FAULT_MAJOR, 23);
 	EXPECT_EQ(POSIX_TRACE_ID_FAULT_MINOR, 27);
-	EXPECT_EQ(POSIX_TRACE_ID_KERNEL_LAST, 27);
+	EXPECT_EQ(POSIX_TRACE_SYSCALL_NP, 28);
+	EXPECT_EQ(POSIX_TRACE_ID_SYSCALL, 28);
+	EXPECT_EQ(POSIX_TRACE_ID_KERNEL_LAST, 28);
+	EXPECT(strcmp(uapi[28 - POSIX_TRACE_ID_KERNEL_FIRST], "posix_trace_syscall") == 0);
+	EXPECT_EQ(uapi_class[28 - POSIX_TRACE_ID_KERNEL_FIRST], POSIX_TRACE_KERNEL_SYSCALL_NP);
 	EXPECT(strcmp(uapi[23 - POSIX_TRACE_ID_KERNEL_FIRST], "posix_trace_fault_major") == 0);
 	EXPECT(strcmp(uapi[27 - POSIX_TRACE_ID_KERNEL_FIRST], "posix_trace_fault_minor") == 0);
 	EXPECT_EQ(uapi_class[23 - POSIX_TRACE_ID_KERNEL_FIRST], POSIX_TRACE_KERNEL_FAULT_NP);
@@ -341,6 +348,14 @@ static void test_typelist_fault_only(void)
 	typelist_only(POSIX_TRACE_KERNEL_FAULT_NP, want, 2);
 }
 
+/* System calls only: ids 16, 17 and 28 (a call in one record). */
+static void test_typelist_syscall_only(void)
+{
+	static const trace_event_id_t want[] = { 16, 17, 28 };
+
+	typelist_only(POSIX_TRACE_KERNEL_SYSCALL_NP, want, 3);
+}
+
 /* Process only: ids 24, 25 and 26 (not 27, the fault class's). */
 static void test_typelist_process_only(void)
 {
@@ -412,7 +427,11 @@ static void test_eventset_fill(void)
 		EXPECT_RC(posix_trace_eventset_ismember(id, &sys, &in_sys), 0);
 		EXPECT_EQ(in_sys, 0);
 	}
-	for (id = 28; id < POSIX_TRACE_UNNAMED_USEREVENT; id++) {
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SYSCALL_NP, &sys, &in_sys), 0);
+	EXPECT_EQ(in_sys, 1);
+	EXPECT_RC(posix_trace_eventset_ismember(POSIX_TRACE_SYSCALL_NP, &wopid, &in_wopid), 0);
+	EXPECT_EQ(in_wopid, 0);
+	for (id = 29; id < POSIX_TRACE_UNNAMED_USEREVENT; id++) {
 		EXPECT_RC(posix_trace_eventset_ismember(id, &sys, &in_sys), 0);
 		EXPECT_EQ(in_sys, 0);
 	}
@@ -708,7 +727,7 @@ static void expect_sample_events(trace_id_t trid, unsigned int rounds)
 static void test_log_with_kernel_events(void)
 {
 	static const trace_event_id_t ids[] = { 1,  2,  3,  9,  16, 17, 18, 19, 20,
-						21, 22, 23, 24, 25, 26, 27, 256 };
+						21, 22, 23, 24, 25, 26, 27, 28, 256 };
 	static const char *const names[] = {
 		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
 		"posix_trace_detached", "posix_trace_syscall_entry",
@@ -717,7 +736,7 @@ static void test_log_with_kernel_events(void)
 		"posix_trace_sched_in", "posix_trace_sched_wakeup", "posix_trace_fault_major",
 		"posix_trace_process_fork", "posix_trace_process_exec",
 		"posix_trace_process_exit", "posix_trace_fault_minor",
-		"posix_trace_unnamed_userevent",
+		"posix_trace_syscall", "posix_trace_unnamed_userevent",
 	};
 	const unsigned int nids = sizeof(ids) / sizeof(ids[0]);
 	struct lw_event ev[NS];
@@ -755,7 +774,7 @@ static void test_log_kernel_names_fall_back(void)
 {
 	static const trace_event_id_t ids[] = { 2, 16, 256 };
 	static const char *const names[] = { "posix_trace_start", "my_entry", "u" };
-	static const trace_event_id_t list[] = { 2, 16, 17, 256 };
+	static const trace_event_id_t list[] = { 2, 16, 17, 28, 256 };
 	struct lw_event ev[NS];
 	struct lw_log w;
 	trace_id_t trid;
@@ -782,7 +801,8 @@ static void test_log_kernel_names_fall_back(void)
 	expect_name(trid, 24, "posix_trace_process_fork");
 	expect_name(trid, 26, "posix_trace_process_exit");
 	expect_name(trid, 27, "posix_trace_fault_minor");
-	expect_list(trid, list, 4);
+	expect_name(trid, 28, "posix_trace_syscall");
+	expect_list(trid, list, 5);
 	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_SYSCALL_NP);
 	EXPECT_RC(posix_trace_close(trid), 0);
 	free(w.buf);
@@ -850,8 +870,9 @@ static void test_log_sched_names_fall_back(void)
 	expect_name(trid, 26, "posix_trace_process_exit");
 	expect_name(trid, 23, "posix_trace_fault_major");
 	expect_name(trid, 27, "posix_trace_fault_minor");
+	expect_name(trid, 28, "posix_trace_syscall");
 	EXPECT_RC(posix_trace_eventid_get_name(trid, 15, name), EINVAL);
-	EXPECT_RC(posix_trace_eventid_get_name(trid, 28, name), EINVAL);
+	EXPECT_RC(posix_trace_eventid_get_name(trid, 29, name), EINVAL);
 	EXPECT(strcmp(name, "canary") == 0);
 	expect_list(trid, list, 5);
 	EXPECT_EQ(log_classes(trid), POSIX_TRACE_KERNEL_SCHED_NP);
@@ -937,7 +958,7 @@ static void test_old_log_reads_as_before(void)
 	EXPECT_EQ(log_classes(trid), 0);
 	for (i = 10; i <= 15; i++)
 		EXPECT_RC(posix_trace_eventid_get_name(trid, i, name), EINVAL);
-	for (i = 28; i < 256; i++)
+	for (i = 29; i < 256; i++)
 		EXPECT_RC(posix_trace_eventid_get_name(trid, i, name), EINVAL);
 	EXPECT(strcmp(name, "canary") == 0);
 	EXPECT_RC(posix_trace_close(trid), 0);
@@ -989,6 +1010,7 @@ int main(void)
 	PT_RUN(test_typelist_signal_only, "type list of a signal-only stream: kernel ids 18 and 19");
 	PT_RUN(test_typelist_sched_only, "type list of a sched-only stream: kernel ids 20, 21 and 22");
 	PT_RUN(test_typelist_fault_only, "type list of a fault-only stream: kernel ids 23 and 27");
+	PT_RUN(test_typelist_syscall_only, "type list of a syscall-only stream: kernel ids 16, 17 and 28");
 	PT_RUN(test_typelist_process_only,
 	       "type list of a process-only stream: kernel ids 24, 25 and 26");
 	PT_RUN(test_get_attr_active, "get_attr of an active stream gives its kernel classes");

@@ -101,7 +101,8 @@
 #define POSIX_TRACE_ID_PROCESS_EXEC	25	/* PROCESS */
 #define POSIX_TRACE_ID_PROCESS_EXIT	26	/* PROCESS */
 #define POSIX_TRACE_ID_FAULT_MINOR	27	/* FAULT */
-#define POSIX_TRACE_ID_KERNEL_LAST	27
+#define POSIX_TRACE_ID_SYSCALL		28	/* SYSCALL: entry and exit in one */
+#define POSIX_TRACE_ID_KERNEL_LAST	28
 
 /*
  * Names of the kernel event types; index: id - POSIX_TRACE_ID_KERNEL_FIRST
@@ -120,6 +121,7 @@
 	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = "posix_trace_process_exec",  \
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = "posix_trace_process_exit",  \
 	[POSIX_TRACE_ID_FAULT_MINOR - 16] = "posix_trace_fault_minor",	  \
+	[POSIX_TRACE_ID_SYSCALL - 16] = "posix_trace_syscall",		  \
 }
 
 /* The class of each kernel event type; index as POSIX_TRACE_KERNEL_NAMES. */
@@ -136,6 +138,7 @@
 	[POSIX_TRACE_ID_PROCESS_EXEC - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
 	[POSIX_TRACE_ID_PROCESS_EXIT - 16] = POSIX_TRACE_KCLASS_PROCESS,  \
 	[POSIX_TRACE_ID_FAULT_MINOR - 16] = POSIX_TRACE_KCLASS_FAULT,	  \
+	[POSIX_TRACE_ID_SYSCALL - 16] = POSIX_TRACE_KCLASS_SYSCALL,	  \
 }
 
 #define POSIX_TRACE_ID_UNNAMED		256	/* first user id */

@@ -23,6 +23,7 @@
 #define POSIX_TRACE_SYSCALL_PATH	(1U << 1)	/* a path follows */
 #define POSIX_TRACE_SYSCALL_PATH_TRUNC	(1U << 2)	/* ... cut short */
 #define POSIX_TRACE_SYSCALL_PATH_FAULT	(1U << 3)	/* not resident: no path */
+#define POSIX_TRACE_SYSCALL_PENDING	(1U << 4)	/* left the CPU, not returned */
 
 /* The longest path an entry carries, without a NUL. */
 #define POSIX_TRACE_SYSCALL_PATH_MAX	256
@@ -40,8 +41,9 @@
  *		yet (a string literal, often) is not copied here
  *		(POSIX_TRACE_SYSCALL_PATH_FAULT); the exit record has it.
  *
- * Recorded when the thread enters the call, so a call that blocks is
- * visible while it blocks.
+ * Recorded when the thread enters exit(), exit_group(), execve() or
+ * execveat(), calls that do not return as others do; every other call
+ * is recorded as struct posix_trace_syscall.
  */
 struct posix_trace_syscall_entry {
 	__u32 nr;
@@ -64,15 +66,62 @@ struct posix_trace_syscall_entry {
  *		registers are the new image's; the exec record has the
  *		name).
  *
- * The call's duration is this record's timestamp minus that of the
- * entry of the same thread before it.  exit() and exit_group() have no
- * exit record, and execve() has one only if it failed or its image may
- * be recorded (see struct posix_trace_process_exec).
+ * Recorded when a call that left the CPU returns (after a struct
+ * posix_trace_syscall with POSIX_TRACE_SYSCALL_PENDING), when an
+ * execve() or execveat() returns, and for a call the stream saw only
+ * the end of.  The call's duration is this record's timestamp minus the
+ * entry time of the same thread's record before it (@entry_ts of the
+ * pending record, the timestamp of an entry record).  exit() and
+ * exit_group() have no exit record, and execve() has one only if it
+ * failed or its image may be recorded (see struct
+ * posix_trace_process_exec).
  */
 struct posix_trace_syscall_exit {
 	__u32 nr;
 	__u32 flags;
 	__u64 ret;
+	__u32 path_arg;
+	__u32 path_len;
+};
+
+/**
+ * struct posix_trace_syscall - POSIX_TRACE_ID_SYSCALL
+ * @nr:		as in the entry.
+ * @flags:	POSIX_TRACE_SYSCALL_* bits, as in the entry, and
+ *		POSIX_TRACE_SYSCALL_PENDING when the call has not returned.
+ * @elapsed:	ns from the thread's entry into the call to this record's
+ *		timestamp: the call's duration, or with
+ *		POSIX_TRACE_SYSCALL_PENDING the time it ran before it left
+ *		the CPU.  The entry's time is the timestamp minus @elapsed,
+ *		in whatever clock the reader gets timestamps in.
+ * @ret:	as in the exit; 0 with POSIX_TRACE_SYSCALL_PENDING.
+ * @args:	as in the entry: the six argument registers at entry.
+ * @path_arg:	as in the exit.
+ * @path_len:	bytes of path after this structure, copied at the exit as
+ *		the exit record's; none with POSIX_TRACE_SYSCALL_PENDING.
+ *
+ * A call that returns without leaving its CPU (most calls: getppid(),
+ * a read() the page cache serves) is this one record, stamped when the
+ * call returned, with how long before it was entered in @elapsed: half the
+ * records of an entry and an exit, and a third fewer instructions per
+ * traced call.  A call that leaves the CPU before it returns (it blocks,
+ * or is preempted) is this record with POSIX_TRACE_SYSCALL_PENDING,
+ * stamped when it left, so that it is visible while it blocks, and then
+ * an exit record (struct posix_trace_syscall_exit) when it returns.
+ * exit(), exit_group(), execve() and execveat(), and 32-bit calls, keep
+ * their entry record (struct posix_trace_syscall_entry), stamped at
+ * entry.
+ *
+ * Records are stamped when they are written, so a lane stays in time
+ * order: a record made during the call (a fault, a signal) comes before
+ * this one, though the entry is earlier than its time.
+ */
+struct posix_trace_syscall {
+	__u32 nr;
+	__u32 flags;
+	__u64 elapsed;
+	__u64 ret;
+	__u64 args[6];
 	__u32 path_arg;
 	__u32 path_len;
 };
