@@ -75,7 +75,9 @@ odd_summary() {
 check "report text summary: counts per type, log overrun, span" odd_summary
 
 # Kernel events: decoded in text, system calls as strace shows them
-# (their flags and constants named, an exit with its entry's arguments),
+# (their flags and constants named, an exit with its entry's arguments,
+# a call in one record timed by the age it carries, a pending one
+# unfinished and its exit timed from its entry),
 # paths escaped and quoted; a "kernel" object in JSON; every line clean.
 kernel_text() {
 	"$P" report "$T/kernel.log" >"$T/k.txt" || return 1
@@ -126,6 +128,11 @@ kernel_text() {
 		'posix_trace_fault_minor 24 bytes: addr=0x7ffc00001000 (in syscall)' \
 		'posix_trace_fault_minor 8 bytes: addr=0x7f0000002000 (in syscall)' \
 		'posix_trace_syscall_exit 24 bytes: execve("/bin/true", 0x7ffc0000bf00, 0x7ffc0000bf10) = 0' \
+		'posix_trace_syscall 90 bytes: openat(AT_FDCWD, "/etc/hosts", O_RDONLY|O_CLOEXEC) = 5 <700 ns>' \
+		'posix_trace_syscall 80 bytes: read(3, 0x7ffc0000b000, 4096) <unfinished ...>' \
+		'posix_trace_syscall_exit 24 bytes: read(3, 0x7ffc0000b000, 4096) = 4096 <1.3 us>' \
+		'posix_trace_syscall 84 bytes: openat(AT_FDCWD, "/cut"..., O_RDONLY) = 6 <9 ns>' \
+		'# type posix_trace_syscall: 3' \
 		'# type posix_trace_syscall_entry: 17' \
 		'# type posix_trace_signal_generate: 4' \
 		'# type posix_trace_sched_out: 3' \

@@ -129,7 +129,7 @@ def read_log(path):
 KERNEL = {16: "syscall_entry", 17: "syscall_exit", 18: "signal_generate",
           19: "signal_deliver", 20: "sched_out", 21: "sched_in", 22: "sched_wakeup",
           23: "fault_major", 24: "process_fork", 25: "process_exec", 26: "process_exit",
-          27: "fault_minor"}
+          27: "fault_minor", 28: "syscall"}
 
 # Linux's signal numbers (x86-64), si_code values and the header's
 # results and actions, written out again rather than taken from Python's
@@ -170,6 +170,18 @@ def kernel_fields(ident, raw):
         nr, flags, *args, path_arg, path_len = struct.unpack("<II6QII", fixed(64))
         rest = raw[64:]
         d.update(nr=nr, compat=bool(flags & 1), args=[hex(a) for a in args],
+                 path_arg=path_arg, path_fault=bool(flags & 8), path=None,
+                 path_truncated=False)
+        if flags & 2:
+            d.update(path=rest[:path_len].decode("utf-8", "replace"),
+                     path_truncated=bool(flags & 4) or path_len > len(rest))
+    elif ident == 28:
+        nr, flags, elapsed, ret, *args, path_arg, path_len = \
+            struct.unpack("<IIQq6QII", fixed(80))
+        rest = raw[80:]
+        pending = bool(flags & 16)
+        d.update(nr=nr, compat=bool(flags & 1), args=[hex(a) for a in args],
+                 elapsed_ns=elapsed, pending=pending, ret=None if pending else ret,
                  path_arg=path_arg, path_fault=bool(flags & 8), path=None,
                  path_truncated=False)
         if flags & 2:
@@ -235,6 +247,11 @@ def timing(evs):
         t = state.setdefault(key, {}) if k else {}
         if o["id"] == 16:
             t["call"] = (k["nr"], k["compat"], ns)
+        elif o["id"] == 28 and k["pending"]:
+            t["call"] = (k["nr"], k["compat"], max(ns - k["elapsed_ns"], 0))
+        elif o["id"] == 28:
+            t.pop("call", None)
+            w["duration_ns"] = min(k["elapsed_ns"], ns)
         elif o["id"] == 17:
             call = t.pop("call", None)
             if call and call[:2] == (k["nr"], k["compat"]) and ns >= call[2]:
@@ -314,9 +331,10 @@ TEXT_RE = re.compile(r"^(\d+\.\d{9}) pid (\d+) +thread (0x[0-9a-f]+|0) +(.*) (\d
                      r"(?: \(truncated at (\w+)\))?(?:: (.*))?$")
 DATA_RE = re.compile(r"^([0-9a-f ]+) \|(.*)\|$")
 # A system call as strace shows it: "openat(AT_FDCWD, "/x", O_RDONLY) =
-# 3 <4.1 us>", its arguments any text (a path's bytes are escaped).
+# 3 <4.1 us>", or "read(3, ...) <unfinished ...>" (a pending call), its
+# arguments any text (a path's bytes are escaped).
 DECODED_RE = re.compile(r"^((?:\[32-bit\] )?\w+\(.*\)(?: path=\".*)?(?: = (?:-?\d+|0x[0-9a-f]+)"
-                        r"(?: \(E\w+\))?(?: <\d+(?:\.\d+)? [num]?s>)?)?|"
+                        r"(?: \(E\w+\))?(?: <\d+(?:\.\d+)? [num]?s>)?| <unfinished \.\.\.>)?|"
                         r"addr=0x[0-9a-f]+ (?:ip=0x[0-9a-f]+ \(user\)|\(in syscall\))|"
                         r"sig=\d+ .*|reason=\w+ cpu=\d+|"
                         r"cpu=\d+(?: off=\d+(?:\.\d+)? [num]?s \((?:\w+|reason=\d+)\))?|"

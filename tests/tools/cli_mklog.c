@@ -43,7 +43,7 @@ static struct kentry kcall(uint32_t nr, const uint64_t args[6], uint32_t path_ar
 	return k;
 }
 
-#define KEV 48
+#define KEV 52
 
 /* The kernel log: TYPES of the system ids, every class and one user id;
  * the events of a small program, signals with every kind of name and
@@ -54,7 +54,7 @@ static struct kentry kcall(uint32_t nr, const uint64_t args[6], uint32_t path_ar
 static int kernel_log(const char *path)
 {
 	static const trace_event_id_t ids[] = { 1, 2, 3, 9, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
-						       26, 27, 256 };
+						       26, 27, 28, 256 };
 	static const char *const names[] = {
 		"posix_trace_error", "posix_trace_start", "posix_trace_stop",
 		"posix_trace_detached", "posix_trace_syscall_entry",
@@ -62,8 +62,24 @@ static int kernel_log(const char *path)
 		"posix_trace_signal_deliver", "posix_trace_sched_out",
 		"posix_trace_sched_in", "posix_trace_sched_wakeup", "posix_trace_fault_major",
 		"posix_trace_process_fork", "posix_trace_process_exec", "posix_trace_process_exit",
-		"posix_trace_fault_minor", "posix_trace_unnamed_userevent",
+		"posix_trace_fault_minor", "posix_trace_syscall",
+		"posix_trace_unnamed_userevent",
 	};
+	/* Calls in one record: an openat that returned in 700 ns, a read
+	 * pending 300 ns after its entry (its exit next, 1 us later: 1.3 us),
+	 * one whose path says 10 bytes and holds 4. */
+	struct { struct posix_trace_syscall c; char path[16]; } c_open = {
+		.c = { .nr = 257, .flags = POSIX_TRACE_SYSCALL_PATH, .elapsed = 700, .ret = 5,
+		       .args = { (uint64_t)-100, 0x7ffc0000a000, 02000000 }, .path_arg = 1,
+		       .path_len = 10 }, .path = "/etc/hosts" };
+	struct posix_trace_syscall c_rd = {
+		.nr = 0, .flags = POSIX_TRACE_SYSCALL_PENDING, .elapsed = 300,
+		.args = { 3, 0x7ffc0000b000, 4096 } };
+	struct posix_trace_syscall_exit x_crd = { .nr = 0, .ret = 4096 };
+	struct { struct posix_trace_syscall c; char path[16]; } c_cut = {
+		.c = { .nr = 257, .flags = POSIX_TRACE_SYSCALL_PATH, .elapsed = 9, .ret = 6,
+		       .args = { (uint64_t)-100, 0x7ffc0000a000 }, .path_arg = 1,
+		       .path_len = 10 }, .path = "/cut" };
 	struct kentry open_ok = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/etc/ld.so.cache", 16);
 	struct kentry odd = kentry(257, POSIX_TRACE_SYSCALL_PATH, "/tmp/q\"uo\\te\x01\xff \xc3\xa9", 17);
 	struct kentry trunc = kentry(2, POSIX_TRACE_SYSCALL_PATH | POSIX_TRACE_SYSCALL_PATH_TRUNC,
@@ -155,7 +171,7 @@ static int kernel_log(const char *path)
 				  &s_in, &s_irq, &s_kern, &s_odd, &s_out_cut, &s_wake_cut,
 				  &creat, &x_creat, &oddflags, &x_odd, &anon, &x_anon, &text,
 				  &prot, &acc, &seek, &setfl, &getfl, &cln, &f_major, &f_minor,
-				  &f_cut, &exe, &ex_thr, &x_exe };
+				  &f_cut, &exe, &ex_thr, &x_exe, &c_open, &c_rd, &x_crd, &c_cut };
 	const uint32_t len[KEV] = {
 		sizeof(open_ok.e) + 16, sizeof(x_ok), sizeof(odd.e) + 17, sizeof(x_err.x) + 6,
 		sizeof(trunc.e) + 10, sizeof(fault.e), sizeof(compat.e), sizeof(x_mmap),
@@ -174,11 +190,13 @@ static int kernel_log(const char *path)
 		sizeof(cln.e), sizeof(f_major), sizeof(f_minor),
 		8,			/* the address: no ip, no flags */
 		sizeof(exe.e) + 9, sizeof(ex_thr.x) + 9, sizeof(x_exe),
+		sizeof(c_open.c) + 10, sizeof(c_rd), sizeof(x_crd),
+		sizeof(c_cut.c) + 4,	/* says 10 bytes of path, holds 4 */
 	};
 	static const uint32_t kid[KEV] = { 16, 17, 16, 17, 16, 16, 16, 17, 24, 24, 25, 26, 26, 16,
 					   18, 19, 18, 19, 18, 19, 18, 20, 22, 21, 22, 22, 20, 20,
 					   22, 16, 17, 16, 17, 16, 17, 16, 16, 16, 16, 16, 16, 16,
-					   23, 27, 27, 16, 25, 17 };
+					   23, 27, 27, 16, 25, 17, 28, 28, 17, 28 };
 	struct posix_trace_status_info st = { .posix_stream_status = POSIX_TRACE_SUSPENDED };
 	struct lw_event ev[KEV];
 	struct lw_log w;

@@ -29,7 +29,7 @@
 #include "syscalls.h"
 #include "sysflags.h"
 
-#define MAX_LEN	(sizeof(struct posix_trace_syscall_entry) + 16)
+#define MAX_LEN	(sizeof(struct posix_trace_syscall) + 16)	/* the largest */
 
 static int fail;
 
@@ -56,6 +56,8 @@ static size_t fixed_size(trace_event_id_t id)
 		return sizeof(struct posix_trace_syscall_entry);
 	case POSIX_TRACE_SYSCALL_EXIT_NP:
 		return sizeof(struct posix_trace_syscall_exit);
+	case POSIX_TRACE_SYSCALL_NP:
+		return sizeof(struct posix_trace_syscall);
 	case POSIX_TRACE_SIGNAL_GENERATE_NP:
 		return sizeof(struct posix_trace_signal_generate);
 	case POSIX_TRACE_SIGNAL_DELIVER_NP:
@@ -164,7 +166,8 @@ static void every_call(void)
 					 0x80000000ull, 0xffffff9cull, 0x42 };
 	struct posix_trace_syscall_entry e = { 0 };
 	struct posix_trace_syscall_exit x = { .ret = (uint64_t)-2 };
-	struct kd_event ke, kx;
+	struct posix_trace_syscall c = { .ret = (uint64_t)-2, .elapsed = 5 };
+	struct kd_event ke, kx, kc;
 	unsigned int nr, v, i;
 
 	for (nr = 0; nr < 600; nr++) {
@@ -182,6 +185,19 @@ static void every_call(void)
 				  sizeof(x), &kx);
 			check_outputs(&ke, NULL, sizeof(e));
 			check_outputs(&kx, &ke, sizeof(x));
+			/* the same call in one record, then pending with its exit */
+			c.nr = nr;
+			c.flags = e.flags;
+			c.path_arg = e.path_arg;
+			memcpy(c.args, e.args, sizeof(c.args));
+			kd_decode(POSIX_TRACE_SYSCALL_NP, (const unsigned char *)&c,
+				  sizeof(c), &kc);
+			check_outputs(&kc, NULL, sizeof(c));
+			c.flags |= POSIX_TRACE_SYSCALL_PENDING;
+			kd_decode(POSIX_TRACE_SYSCALL_NP, (const unsigned char *)&c,
+				  sizeof(c), &kc);
+			check_outputs(&kc, NULL, sizeof(c));
+			check_outputs(&kx, &kc, sizeof(x));
 		}
 	}
 }

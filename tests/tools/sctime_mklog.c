@@ -17,6 +17,12 @@
  *     process exits; a new process 6100 then has a thread 6101 again,
  *     whose getpid takes 300 ns (the old read never returned).
  *   process 6200: 3 major and 1,234 minor page faults.
+ * and to argv[2], if given, a log of calls recorded in one record
+ * (POSIX_TRACE_SYSCALL_NP):
+ *   process 6300: getpid in one record (400 ns); read pending at 2 us
+ *     (entered 100 ns before), sched_out, sched_in 5 us later, its exit
+ *     at 9 us (7.1 us, 5 of them blocked); openat in one record with its
+ *     path, -2 (ENOENT), 250 ns.
  */
 #include <stdio.h>
 #include <linux/posix_trace_kernel.h>
@@ -81,6 +87,62 @@ static const struct rec recs[] = {
 };
 
 #define NRECS	(sizeof(recs) / sizeof(recs[0]))
+
+#define C_T0	(T0 + 1000000)
+
+static const struct posix_trace_syscall c_gp = {
+	.nr = 39, .elapsed = 400, .ret = 6300 };
+static const struct posix_trace_syscall c_rd = {
+	.nr = 0, .flags = POSIX_TRACE_SYSCALL_PENDING, .elapsed = 100,
+	.args = { 3, 0x7ffd0000, 64 } };
+static const struct {
+	struct posix_trace_syscall c;
+	char path[11];
+} c_op = { .c = { .nr = 257, .flags = POSIX_TRACE_SYSCALL_PATH,
+		  .elapsed = 250, .ret = (uint64_t)-2,
+		  .args = { (uint64_t)-100, 0x7ffd1000 }, .path_arg = 1, .path_len = 11 },
+	    .path = "/etc/nosuch" };
+
+static const struct rec calls[] = {
+	{ 6300, 6300, 28, 1000, D(c_gp) },
+	{ 6300, 6300, 28, 2000, D(c_rd) },
+	{ 6300, 6300, 20, 4000, D(nap1) },
+	{ 6300, 6300, 21, 9000, D(in1) },
+	{ 6300, 6300, 17, 9000, D(x_rd5) },
+	{ 6300, 6300, 28, 12000, &c_op, sizeof(c_op.c) + 11 },
+};
+
+#define NCALLS	(sizeof(calls) / sizeof(calls[0]))
+
+/* The log of calls in one record (argv[2]). */
+static int calls_log(const char *path)
+{
+	static const trace_event_id_t ids[] = { 16, 17, 20, 21, 28 };
+	static const char *const names[] = {
+		"posix_trace_syscall_entry", "posix_trace_syscall_exit",
+		"posix_trace_sched_out", "posix_trace_sched_in", "posix_trace_syscall",
+	};
+	struct posix_trace_status_info st = { .posix_stream_status = POSIX_TRACE_SUSPENDED };
+	struct lw_event ev[NCALLS];
+	struct lw_log w;
+	unsigned int i;
+
+	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
+	lw_info(&w, "calls", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
+	lw_types(&w, ids, names, sizeof(ids) / sizeof(ids[0]));
+	for (i = 0; i < NCALLS; i++) {
+		ev[i] = (struct lw_event){ .id = calls[i].id, .pid = calls[i].pid,
+					   .tid = calls[i].tid, .flags = POSIX_TRACE_REC_AUTO,
+					   .ts = C_T0 + calls[i].t, .data = calls[i].data,
+					   .data_len = calls[i].len };
+	}
+	lw_events_packed(&w, ev, NCALLS);
+	lw_status(&w, &st);
+	if (lw_save(&w, w.end, path))
+		return perror(path), 1;
+	free(w.buf);
+	return 0;
+}
 #define FAULTS	(3 + 1234)
 
 static struct lw_event ev_of(const struct rec *r)
@@ -118,8 +180,10 @@ int main(int argc, char **argv)
 	struct lw_log w;
 	unsigned int i;
 
-	if (argc != 2)
+	if (argc != 2 && argc != 3)
 		return 2;
+	if (argc == 3 && calls_log(argv[2]))
+		return 1;
 	lw_init(&w, POSIX_TRACE_LOG_LAYOUT_SEQ, 0, 0, 0);
 	lw_info(&w, "threads", POSIX_TRACE_FLUSH, POSIX_TRACE_APPEND);
 	lw_types(&w, ids, names, sizeof(ids) / sizeof(ids[0]));

@@ -18,7 +18,7 @@ trap 'rm -rf "$T"' EXIT
 [[ -x $P ]] || { not_ok "sctime_tid: $P not built"; exit 0; }
 if ! cc -std=gnu11 -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -Ilibtrace -Itests/unit \
 	-D_GNU_SOURCE -o "$T/mklog" tests/tools/sctime_mklog.c libtrace/libposixtrace.a \
-	-ldl -pthread || ! "$T/mklog" "$T/threads.log"; then
+	-ldl -pthread || ! "$T/mklog" "$T/threads.log" "$T/calls.log"; then
 	not_ok "sctime_mklog builds and writes a log"
 	exit 0
 fi
@@ -149,3 +149,40 @@ if build_san_tool "$T/posix-trace-asan"; then
 else
 	skip "ASan/UBSan run" "cannot build with -fsanitize: $(head -c 200 "$T/posix-trace-asan.err")"
 fi
+
+# Calls in one record: a call that did not leave its CPU is timed from
+# the entry time it carries; a pending one is an entry (at that time),
+# whose exit record comes later; the table counts each call once.
+one_record_text() {
+	"$P" report "$T/calls.log" | awk '/^#/ { next } {
+		i = index($0, ": ")
+		print $6 (i ? " " substr($0, i + 2) : "")
+	}' >"$T/ctext" || return 1
+	diff -u - "$T/ctext" <<'EOF'
+posix_trace_syscall getpid() = 6300 <400 ns>
+posix_trace_syscall read(3, 0x7ffd0000, 64) <unfinished ...>
+posix_trace_sched_out reason=sleeping cpu=1
+posix_trace_sched_in cpu=1 off=5.0 us (sleeping)
+posix_trace_syscall_exit read(3, 0x7ffd0000, 64) = 5 <7.1 us>
+posix_trace_syscall openat(AT_FDCWD, "/etc/nosuch", O_RDONLY) = -2 (ENOENT) <250 ns>
+EOF
+}
+check "report: a call in one record is timed from its entry time, a pending one by its exit" \
+	one_record_text
+
+one_record_summary() {
+	"$P" report --summary "$T/calls.log" >"$T/csum" || return 1
+	sed -n '/^# % time/,$p' "$T/csum" | diff -u - <(sed 's/^|//' <<'EOF'
+|# % time     seconds  usecs/call     calls    errors   max usecs      on-cpu     blocked syscall
+|# ------ ----------- ----------- --------- --------- ----------- ----------- ----------- ----------------
+|#  91.61    0.000007           7         1                     7    0.000002    0.000005 read
+|#   5.16    0.000000           0         1                     0    0.000000    0.000000 getpid
+|#   3.23    0.000000           0         1         1           0    0.000000    0.000000 openat
+|# ------ ----------- ----------- --------- --------- ----------- ----------- ----------- ----------------
+|# 100.00    0.000007           2         3         1           7    0.000002    0.000005 total
+|# timed calls: 3 of 3 (the others lack their entry or exit record)
+EOF
+)
+}
+check "report --summary: calls in one record counted once each, with their time" \
+	one_record_summary

@@ -100,6 +100,7 @@ static const struct {
 	[KIDX(POSIX_TRACE_ID_PROCESS_EXEC)] = { "process_exec", "process" },
 	[KIDX(POSIX_TRACE_ID_PROCESS_EXIT)] = { "process_exit", "process" },
 	[KIDX(POSIX_TRACE_ID_FAULT_MINOR)] = { "fault_minor", "fault" },
+	[KIDX(POSIX_TRACE_ID_SYSCALL)] = { "syscall", "syscall" },
 };
 
 bool chrome_kev_is(const struct lv_event *ev)
@@ -289,6 +290,27 @@ static int on_call_exit(struct ctx *c, const struct kd_event *k)
 	return decoded_args(c, k, "\"no_entry\":true");
 }
 
+/*
+ * A call in one record: its entry @elapsed ns before, then its exit now unless
+ * it is pending (it left the CPU; its exit record comes when it returns).
+ */
+static int on_call(struct ctx *c, const struct kd_event *k)
+{
+	struct kd_event entry, exit;
+	uint64_t now = c->ns;
+	bool done = kd_call_split(k, &entry, &exit);
+	int ret;
+
+	/* Never before 0 (a crafted log); track_time() keeps it after what
+	 * the track showed already. */
+	c->ns = k->u.call.elapsed < now ? now - k->u.call.elapsed : 0;
+	ret = on_call_entry(c, &entry);
+	c->ns = now;
+	if (ret || !done)
+		return ret;
+	return on_call_exit(c, &exit);
+}
+
 /* A sched_out opens a time off CPU, inside the call the thread is in;
  * "exiting" is the thread's end instead: everything it had open ends. */
 static int on_sched_out(struct ctx *c, const struct kd_event *k)
@@ -383,6 +405,8 @@ static int dispatch(struct ctx *c)
 		return on_call_entry(c, &k);
 	case POSIX_TRACE_ID_SYSCALL_EXIT:
 		return on_call_exit(c, &k);
+	case POSIX_TRACE_ID_SYSCALL:
+		return on_call(c, &k);
 	case POSIX_TRACE_ID_SCHED_OUT:
 		return on_sched_out(c, &k);
 	case POSIX_TRACE_ID_SCHED_IN:

@@ -64,7 +64,7 @@ struct kf_field {
 };
 
 #define KF_FIELDS	8	/* the most a structure has, reserved ones left out */
-#define KF_FIXED_MAX	64	/* the largest structure */
+#define KF_FIXED_MAX	96	/* the largest structure */
 
 struct ctf_kev {
 	size_t size;				/* of the uapi structure */
@@ -103,6 +103,19 @@ static const struct ctf_kev sys_exit = {
 		F(posix_trace_syscall_exit, path_len, KF_U32),
 	}, "path", offsetof(struct posix_trace_syscall_exit, path_len),
 	offsetof(struct posix_trace_syscall_exit, flags), POSIX_TRACE_SYSCALL_PATH,
+};
+
+static const struct ctf_kev call = {
+	SIZE(posix_trace_syscall), {
+		F(posix_trace_syscall, nr, KF_U32),
+		F(posix_trace_syscall, flags, KF_X32),
+		F(posix_trace_syscall, elapsed, KF_U64),
+		F(posix_trace_syscall, ret, KF_S64),
+		FA(posix_trace_syscall, args, KF_X64),
+		F(posix_trace_syscall, path_arg, KF_U32),
+		F(posix_trace_syscall, path_len, KF_U32),
+	}, "path", offsetof(struct posix_trace_syscall, path_len),
+	offsetof(struct posix_trace_syscall, flags), POSIX_TRACE_SYSCALL_PATH,
 };
 
 static const struct ctf_kev generate = {
@@ -179,6 +192,7 @@ static const struct ctf_kev pexit = {
 
 _Static_assert(sizeof(struct posix_trace_syscall_entry) <= KF_FIXED_MAX &&
 	       sizeof(struct posix_trace_syscall_exit) <= KF_FIXED_MAX &&
+	       sizeof(struct posix_trace_syscall) <= KF_FIXED_MAX &&
 	       sizeof(struct posix_trace_signal_generate) <= KF_FIXED_MAX &&
 	       sizeof(struct posix_trace_signal_deliver) <= KF_FIXED_MAX &&
 	       sizeof(struct posix_trace_fault) <= KF_FIXED_MAX,
@@ -199,6 +213,7 @@ static const struct ctf_kev *const layouts[] = {
 	[KID(POSIX_TRACE_ID_PROCESS_EXEC)] = &exec,
 	[KID(POSIX_TRACE_ID_PROCESS_EXIT)] = &pexit,
 	[KID(POSIX_TRACE_ID_FAULT_MINOR)] = &fault,
+	[KID(POSIX_TRACE_ID_SYSCALL)] = &call,
 };
 
 const struct ctf_kev *ctf_kev_find(uint32_t id)

@@ -54,6 +54,11 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 		if (k->u.exit.flags & POSIX_TRACE_SYSCALL_PATH)
 			string(k, p, rest, k->u.exit.path_len);
 		return true;
+	case POSIX_TRACE_SYSCALL_NP:
+		p = fixed(&k->u.call, sizeof(k->u.call), data, len, &rest);
+		if (k->u.call.flags & POSIX_TRACE_SYSCALL_PATH)
+			string(k, p, rest, k->u.call.path_len);
+		return true;
 	case POSIX_TRACE_SIGNAL_GENERATE_NP:
 		fixed(&k->u.gen, sizeof(k->u.gen), data, len, &rest);
 		return true;
@@ -85,6 +90,33 @@ bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 		return true;
 	}
 	return false;
+}
+
+bool kd_call_split(const struct kd_event *k, struct kd_event *entry,
+		   struct kd_event *exit)
+{
+	const struct posix_trace_syscall *c = &k->u.call;
+	uint32_t flags = c->flags & ~POSIX_TRACE_SYSCALL_PENDING;
+
+	*entry = *k;
+	memset(&entry->u, 0, sizeof(entry->u));
+	entry->id = POSIX_TRACE_SYSCALL_ENTRY_NP;
+	entry->u.entry.nr = c->nr;
+	entry->u.entry.flags = flags;
+	memcpy(entry->u.entry.args, c->args, sizeof(c->args));
+	entry->u.entry.path_arg = c->path_arg;
+	entry->u.entry.path_len = c->path_len;
+	if (c->flags & POSIX_TRACE_SYSCALL_PENDING)
+		return false;
+	*exit = *k;
+	memset(&exit->u, 0, sizeof(exit->u));
+	exit->id = POSIX_TRACE_SYSCALL_EXIT_NP;
+	exit->u.exit.nr = c->nr;
+	exit->u.exit.flags = flags;
+	exit->u.exit.ret = c->ret;
+	exit->u.exit.path_arg = c->path_arg;
+	exit->u.exit.path_len = c->path_len;
+	return true;
 }
 
 const char *kd_syscall_name(uint32_t nr, uint32_t flags)
@@ -304,9 +336,27 @@ static void text_exit(FILE *f, const struct kd_event *k, const struct kd_event *
 		args = entry->u.entry.args;
 		if (!p.s)
 			p = path_of(entry, entry->u.entry.flags, entry->u.entry.path_arg);
+	} else if (entry && entry->id == POSIX_TRACE_SYSCALL_NP &&
+		   entry->u.call.nr == x->nr &&
+		   !((entry->u.call.flags ^ x->flags) & POSIX_TRACE_SYSCALL_COMPAT)) {
+		args = entry->u.call.args;	/* a pending call: no path */
 	}
 	text_call(f, x->nr, x->flags, args, &p);
 	text_ret(f, x->ret);
+}
+
+/* A call in one record: as its exit with its own entry; a pending one
+ * as its entry, unfinished. */
+static void text_one_call(FILE *f, const struct kd_event *k)
+{
+	struct kd_event entry, exit;
+
+	if (!kd_call_split(k, &entry, &exit)) {
+		text_entry(f, &entry);
+		fputs(" <unfinished ...>", f);
+		return;
+	}
+	text_exit(f, &exit, &entry);
 }
 
 static void text_status(FILE *f, uint32_t status)
@@ -427,6 +477,9 @@ void kd_text(FILE *f, const struct kd_event *k, const struct kd_event *entry)
 		break;
 	case POSIX_TRACE_SYSCALL_EXIT_NP:
 		text_exit(f, k, entry);
+		break;
+	case POSIX_TRACE_SYSCALL_NP:
+		text_one_call(f, k);
 		break;
 	case POSIX_TRACE_SIGNAL_GENERATE_NP:
 		text_generate(f, k);
@@ -550,6 +603,31 @@ static void json_entry(FILE *f, const struct kd_event *k)
 	json_path(f, k, e->flags, e->path_arg);
 }
 
+/* The entry's keys, then what the call adds; the path is the call's. */
+static void json_call(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_syscall *c = &k->u.call;
+	bool pending = c->flags & POSIX_TRACE_SYSCALL_PENDING;
+	const char *e = pending ? NULL : kd_errno_name(c->ret);
+	struct kd_event entry, exit;
+	unsigned int i;
+
+	kd_call_split(k, &entry, &exit);
+	json_nr(f, "syscall", c->nr, c->flags);
+	fputs(",\"args\":[", f);
+	for (i = 0; i < 6; i++)
+		fprintf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", (uint64_t)c->args[i]);
+	json_decoded(f, &entry.u.entry);
+	fprintf(f, ",\"elapsed_ns\":%" PRIu64 ",\"pending\":%s", (uint64_t)c->elapsed,
+		json_bool(pending));
+	if (pending)
+		fputs(",\"ret\":null", f);
+	else
+		fprintf(f, ",\"ret\":%" PRId64, (int64_t)c->ret);
+	json_strkey(f, "errno", e, e ? strlen(e) : 0);
+	json_path(f, k, c->flags, c->path_arg);
+}
+
 static void json_exit(FILE *f, const struct kd_event *k)
 {
 	const char *e = kd_errno_name(k->u.exit.ret);
@@ -654,6 +732,9 @@ void kd_json(FILE *f, const struct kd_event *k)
 		break;
 	case POSIX_TRACE_SYSCALL_EXIT_NP:
 		json_exit(f, k);
+		break;
+	case POSIX_TRACE_SYSCALL_NP:
+		json_call(f, k);
 		break;
 	case POSIX_TRACE_SIGNAL_GENERATE_NP:
 		json_generate(f, k);

@@ -22,6 +22,7 @@ struct kd_event {
 	union {
 		struct posix_trace_syscall_entry entry;
 		struct posix_trace_syscall_exit exit;
+		struct posix_trace_syscall call;
 		struct posix_trace_signal_generate gen;
 		struct posix_trace_signal_deliver deliver;
 		struct posix_trace_sched_out out;
@@ -41,6 +42,16 @@ struct kd_event {
  * (@k->str points into @data). */
 bool kd_decode(trace_event_id_t id, const unsigned char *data, size_t len,
 	       struct kd_event *k);
+
+/*
+ * The entry and the exit a call recorded in one (POSIX_TRACE_SYSCALL_NP)
+ * stands for, as if recorded apart: *@entry (with the path the exit
+ * copied, if any) and, unless the call is pending (it left the CPU and its exit is
+ * another record), *@exit.  Returns whether *@exit was set.  Their
+ * strings are @k's.
+ */
+bool kd_call_split(const struct kd_event *k, struct kd_event *entry,
+		   struct kd_event *exit);
 
 /* The name of system call @nr of an entry or exit with @flags: NULL for
  * a 32-bit call (the table is x86-64's) or a number without a name. */
@@ -65,6 +76,9 @@ const char *kd_sched_reason(uint32_t reason);
  *                  entry of the call, or NULL: "?" for each), the path
  *                  the exit copied or else the entry's, and " = 3",
  *                  " = -2 (ENOENT)", " = 0x7f1234567000"
+ *   syscall        a call in one record: as its exit, with its own
+ *                  arguments; a pending one as its entry, then
+ *                  " <unfinished ...>"
  *   signal generate
  *                  sig=10 (SIGUSR1) code=0 (SI_USER) from=1234
  *                  result=delivered [group]
@@ -80,7 +94,8 @@ const char *kd_sched_reason(uint32_t reason);
  *   exec           file="/bin/ls" old_tid=4242
  *   exit           status=0x100 (exited 1)
  * Strings are escaped as tf_quoted() does.  @entry is ignored unless it
- * is an entry of the same call (number and ABI) as the exit @k.
+ * is an entry of the same call (number and ABI) as the exit @k: an
+ * entry record or a pending call.
  */
 void kd_text(FILE *f, const struct kd_event *k, const struct kd_event *entry);
 
@@ -99,7 +114,10 @@ void kd_text(FILE *f, const struct kd_event *k, const struct kd_event *entry);
  *  "user":true}.  An entry's "args" (hexadecimal strings) have
  * "args_decoded" beside them: for each, what text shows when that is a
  * name ("AT_FDCWD", "O_RDONLY|O_CLOEXEC", "0644"), else null.  The object
- * is the record's data alone: an exit has no arguments. */
+ * is the record's data alone: an exit has no arguments.  A call in one
+ * record is {"event":"syscall", the entry's keys, "elapsed_ns" (from the
+ * entry to the record's time), "pending", "ret" and "errno" (null when
+ * pending), the path keys}. */
 void kd_json(FILE *f, const struct kd_event *k);
 
 #endif

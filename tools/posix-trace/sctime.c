@@ -273,6 +273,51 @@ static int sys_exit(struct sct *s, struct sct_thread *t, const struct lv_event *
 	return ret;
 }
 
+static bool before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* @ts - @ns, no earlier than 0 (a crafted log's age may be anything). */
+static struct timespec ts_minus(const struct timespec *ts, uint64_t ns)
+{
+	uint64_t sec = ns / NS_PER_SEC;
+	struct timespec r = *ts;
+	long nsec = (long)(ns % NS_PER_SEC);
+
+	if (ts->tv_sec < 0 || sec > (uint64_t)ts->tv_sec)
+		return (struct timespec){ 0, 0 };
+	r.tv_sec -= (time_t)sec;
+	r.tv_nsec -= nsec;
+	if (r.tv_nsec < 0) {
+		if (!r.tv_sec)
+			return (struct timespec){ 0, 0 };
+		r.tv_sec--;
+		r.tv_nsec += (long)NS_PER_SEC;
+	}
+	return r;
+}
+
+/*
+ * A call in one record: its entry @elapsed ns before the record, then
+ * its exit at the record's time, unless it is pending (it left the CPU:
+ * its exit record comes later).
+ */
+static int sys_call(struct sct *s, struct sct_thread *t, const struct lv_event *ev,
+		    const struct kd_event *k, bool shown, struct sct_note *note)
+{
+	struct lv_event entry_ev = *ev;
+	struct kd_event entry, exit;
+	bool done = kd_call_split(k, &entry, &exit);
+	int ret;
+
+	entry_ev.ts = ts_minus(&ev->ts, k->u.call.elapsed);
+	ret = sys_entry(s, t, &entry_ev, &entry, shown);
+	if (ret || !done)
+		return ret;
+	return sys_exit(s, t, ev, &exit.u.exit, shown, note);
+}
+
 /* The process of @t exited (its last thread records that): every call of
  * its threads ends unanswered, the others' when their ids come again
  * (renew()) or at the end. */
@@ -320,11 +365,6 @@ static void sched_out(struct sct_thread *t, const struct lv_event *ev,
 	t->reason = o->reason;
 }
 
-static bool before(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
-}
-
 static void sched_in(struct sct_thread *t, const struct lv_event *ev, struct sct_note *note)
 {
 	const struct timespec *from;
@@ -347,6 +387,7 @@ static void sched_in(struct sct_thread *t, const struct lv_event *ev, struct sct
 static bool timed_id(trace_event_id_t id)
 {
 	return id == POSIX_TRACE_SYSCALL_ENTRY_NP || id == POSIX_TRACE_SYSCALL_EXIT_NP ||
+	       id == POSIX_TRACE_SYSCALL_NP ||
 	       id == POSIX_TRACE_SCHED_OUT_NP || id == POSIX_TRACE_SCHED_IN_NP ||
 	       id == POSIX_TRACE_PROCESS_EXEC_NP || id == POSIX_TRACE_PROCESS_EXIT_NP;
 }
@@ -394,6 +435,8 @@ int sct_event(struct sct *s, const struct lv_event *ev, const struct kd_event *k
 		return sys_entry(s, t, ev, k, shown);
 	case POSIX_TRACE_SYSCALL_EXIT_NP:
 		return sys_exit(s, t, ev, &k->u.exit, shown, note);
+	case POSIX_TRACE_SYSCALL_NP:
+		return sys_call(s, t, ev, k, shown, note);
 	case POSIX_TRACE_SCHED_OUT_NP:
 		sched_out(t, ev, &k->u.out);
 		break;
