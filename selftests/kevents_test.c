@@ -252,7 +252,7 @@ TEST_F(kev, system_calls_are_not_recorded_without_the_attribute)
 
 /*
  * A call that does not leave its CPU is one record, stamped at its exit,
- * with its entry time in its data.  One that does (preempted in the
+ * with how long before it was entered in its data.  One that does (preempted in the
  * call, which a PREEMPT_RT kernel may do) is a pending record, then its
  * exit: counted as the same call.
  */
