@@ -167,7 +167,7 @@ static void every_call(void)
 	struct posix_trace_syscall_entry e = { 0 };
 	struct posix_trace_syscall_exit x = { .ret = (uint64_t)-2 };
 	struct posix_trace_syscall c = { .ret = (uint64_t)-2, .elapsed = 5 };
-	struct kd_event ke, kx, kc;
+	struct kd_event ke, kx, kc, kce, kcx;
 	unsigned int nr, v, i;
 
 	for (nr = 0; nr < 600; nr++) {
@@ -197,7 +197,8 @@ static void every_call(void)
 			kd_decode(POSIX_TRACE_SYSCALL_NP, (const unsigned char *)&c,
 				  sizeof(c), &kc);
 			check_outputs(&kc, NULL, sizeof(c));
-			check_outputs(&kx, &kc, sizeof(x));
+			kd_call_split(&kc, &kce, &kcx);
+			check_outputs(&kx, &kce, sizeof(x));
 		}
 	}
 }

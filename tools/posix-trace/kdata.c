@@ -336,10 +336,6 @@ static void text_exit(FILE *f, const struct kd_event *k, const struct kd_event *
 		args = entry->u.entry.args;
 		if (!p.s)
 			p = path_of(entry, entry->u.entry.flags, entry->u.entry.path_arg);
-	} else if (entry && entry->id == POSIX_TRACE_SYSCALL_NP &&
-		   entry->u.call.nr == x->nr &&
-		   !((entry->u.call.flags ^ x->flags) & POSIX_TRACE_SYSCALL_COMPAT)) {
-		args = entry->u.call.args;	/* a pending call: no path */
 	}
 	text_call(f, x->nr, x->flags, args, &p);
 	text_ret(f, x->ret);
@@ -590,16 +586,23 @@ static void json_decoded(FILE *f, const struct posix_trace_syscall_entry *e)
 	putc(']', f);
 }
 
-static void json_entry(FILE *f, const struct kd_event *k)
+/* ,"args":[...],"args_decoded":[...] of the entry @e. */
+static void json_args(FILE *f, const struct posix_trace_syscall_entry *e)
 {
-	const struct posix_trace_syscall_entry *e = &k->u.entry;
 	unsigned int i;
 
-	json_nr(f, "syscall_entry", e->nr, e->flags);
 	fputs(",\"args\":[", f);
 	for (i = 0; i < 6; i++)
 		fprintf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", (uint64_t)e->args[i]);
 	json_decoded(f, e);
+}
+
+static void json_entry(FILE *f, const struct kd_event *k)
+{
+	const struct posix_trace_syscall_entry *e = &k->u.entry;
+
+	json_nr(f, "syscall_entry", e->nr, e->flags);
+	json_args(f, e);
 	json_path(f, k, e->flags, e->path_arg);
 }
 
@@ -610,14 +613,10 @@ static void json_call(FILE *f, const struct kd_event *k)
 	bool pending = c->flags & POSIX_TRACE_SYSCALL_PENDING;
 	const char *e = pending ? NULL : kd_errno_name(c->ret);
 	struct kd_event entry, exit;
-	unsigned int i;
 
 	kd_call_split(k, &entry, &exit);
 	json_nr(f, "syscall", c->nr, c->flags);
-	fputs(",\"args\":[", f);
-	for (i = 0; i < 6; i++)
-		fprintf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", (uint64_t)c->args[i]);
-	json_decoded(f, &entry.u.entry);
+	json_args(f, &entry.u.entry);
 	fprintf(f, ",\"elapsed_ns\":%" PRIu64 ",\"pending\":%s", (uint64_t)c->elapsed,
 		json_bool(pending));
 	if (pending)

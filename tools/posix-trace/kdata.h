@@ -94,8 +94,8 @@ const char *kd_sched_reason(uint32_t reason);
  *   exec           file="/bin/ls" old_tid=4242
  *   exit           status=0x100 (exited 1)
  * Strings are escaped as tf_quoted() does.  @entry is ignored unless it
- * is an entry of the same call (number and ABI) as the exit @k: an
- * entry record or a pending call.
+ * is an entry of the same call (number and ABI) as the exit @k (that
+ * of a pending call as kd_call_split() gives it).
  */
 void kd_text(FILE *f, const struct kd_event *k, const struct kd_event *entry);
 

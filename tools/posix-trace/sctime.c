@@ -273,11 +273,6 @@ static int sys_exit(struct sct *s, struct sct_thread *t, const struct lv_event *
 	return ret;
 }
 
-static bool before(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
-}
-
 /* @ts - @ns, no earlier than 0 (a crafted log's age may be anything). */
 static struct timespec ts_minus(const struct timespec *ts, uint64_t ns)
 {
@@ -363,6 +358,11 @@ static void sched_out(struct sct_thread *t, const struct lv_event *ev,
 	t->off = o->reason != POSIX_TRACE_SCHED_EXITING;
 	t->out = ev->ts;
 	t->reason = o->reason;
+}
+
+static bool before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
 static void sched_in(struct sct_thread *t, const struct lv_event *ev, struct sct_note *note)
