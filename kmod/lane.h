@@ -54,6 +54,8 @@ struct pt_writer {
 	size_t mem_size;
 	u64 data_size;
 	struct pid *tgid;
+	/* @ctl->dropped at the last clear (pt_writers_dropped()) */
+	u64 dropped_base;
 };
 
 /*

@@ -601,11 +601,15 @@ int pt_logf_write_losses(struct pt_stream *s)
 {
 	struct pt_log *log = s->log;
 	u8 *p = pt_block_begin(log->mbuf, POSIX_TRACE_LOG_BT_LOSS);
+	u64 dropped;
 
 	lockdep_assert_held(&log->lock);
 	memset(p, 0, POSIX_TRACE_LOG_LOSS_V1);
 	pt_logf_put32(p + POSIX_TRACE_LOG_L_SIZE, POSIX_TRACE_LOG_LOSS_V1);
-	pt_logf_put64(p + POSIX_TRACE_LOG_L_DROPPED, atomic64_read(&s->dropped));
+	dropped = atomic64_read(&s->dropped);
+	/* and what writers dropped by themselves (pt_writers_dropped()) */
+	dropped += min(pt_writers_dropped(s), U64_MAX - dropped);
+	pt_logf_put64(p + POSIX_TRACE_LOG_L_DROPPED, dropped);
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_DROP_GAPS, atomic_read(&s->drop_gaps));
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_OVERWRITTEN, log->overwritten);
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_OVERWRITE_GAPS, log->overwrite_gaps);

@@ -341,6 +341,7 @@ u64 pt_lanes_heads(struct pt_stream *s);
 bool pt_writers_have_data(struct pt_stream *s);
 bool pt_writers_loop_full(struct pt_stream *s, u64 maxrec);
 bool pt_writers_overrun(struct pt_stream *s, bool clear);
+u64 pt_writers_dropped(struct pt_stream *s);
 void pt_writers_reset(struct pt_stream *s);
 void pt_writers_set_waiting(struct pt_stream *s, u32 waiting);
 void pt_writers_free(struct pt_stream *s);

@@ -71,6 +71,28 @@ bool pt_writers_overrun(struct pt_stream *s, bool clear)
 	return lost;
 }
 
+/*
+ * Events the writers dropped by themselves, without a system call, while
+ * the stream was stopped full (posix_trace_writer_ctl.dropped), since the
+ * create or the last clear.  A writer's word: it only ever grows when
+ * honest, a value below the base counts nothing, and the sum sticks at
+ * the top.
+ */
+u64 pt_writers_dropped(struct pt_stream *s)
+{
+	unsigned int i, nr = pt_nr_writers(s);
+	u64 sum = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct pt_writer *w = s->writers[i];
+		u64 d = READ_ONCE(w->ctl->dropped);
+		u64 n = d > w->dropped_base ? d - w->dropped_base : 0;
+
+		sum = sum + n < sum ? U64_MAX : sum + n;
+	}
+	return sum;
+}
+
 /* posix_trace_clear(): everything written so far counts as consumed. */
 void pt_writers_reset(struct pt_stream *s)
 {
@@ -84,6 +106,7 @@ void pt_writers_reset(struct pt_stream *s)
 		WRITE_ONCE(ctl->oldest, head);
 		WRITE_ONCE(ctl->tail, head);
 		WRITE_ONCE(ctl->overrun, 0);
+		s->writers[i]->dropped_base = READ_ONCE(ctl->dropped);
 	}
 }
 

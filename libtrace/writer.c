@@ -277,6 +277,25 @@ static int pt_wlane_write(struct pt_wlane *w, const struct posix_trace_proc_stre
 }
 
 /*
+ * The stream stopped itself full (slot state KERNEL: UNTIL_FULL, FLUSH).
+ * While @w still holds records its reader (or the log) has not consumed,
+ * the stream is not empty and cannot restart (RULE-24), so the event is
+ * lost: counted in the lane (ctl->dropped, which the kernel adds to the
+ * stream's count) without a system call.  Returns 0 once the lane is
+ * empty: the kernel then sees the event, restarts the stream if every
+ * lane is empty, and records it after the START.  A thread emitting
+ * into a stopped stream thus pays no system call per event while its
+ * lane waits for the log (issue 21), only once it has been emptied.
+ */
+static int pt_wlane_drop_stopped(struct pt_wlane *w)
+{
+	if (PT_LOAD_ACQ(&w->ctl->tail) == w->head)
+		return 0;
+	PT_STORE(&w->ctl->dropped, PT_LOAD(&w->ctl->dropped) + 1);
+	return 1;
+}
+
+/*
  * Data the library cannot copy without faulting: the never-mappable first
  * 64 KiB (vm.mmap_min_addr), addresses that wrap or reach kernel space.
  * The kernel copies those and records ERROR(EFAULT) instead of crashing
@@ -354,8 +373,9 @@ void pt_writer_event(const struct posix_trace_proc_page *pg, struct pt_wevent *e
 			continue;
 		/* The timestamp is taken after the state check, so no event
 		 * precedes its START, in pt_wlane_write(). */
-		if (state == POSIX_TRACE_SLOT_RECORD && w &&
-		    w->trid == PT_LOAD(&slot->trid) && pt_wlane_write(w, slot, ev, t))
+		if (w && w->trid == PT_LOAD(&slot->trid) &&
+		    (state == POSIX_TRACE_SLOT_RECORD ? pt_wlane_write(w, slot, ev, t) :
+		     state == POSIX_TRACE_SLOT_KERNEL && pt_wlane_drop_stopped(w)))
 			continue;
 		kernel |= 1u << k;
 	}

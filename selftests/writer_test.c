@@ -116,6 +116,7 @@ static int write_param(const char *path, long v)
 enum {
 	C_NO_LANE = ST_C_FIRST_OWN,
 	C_SIGSYS,
+	C_STILL_RUNNING,
 };
 
 static const char *child_code_str(int code)
@@ -130,6 +131,7 @@ static const char *child_code_str(int code)
 	case C_NOT_EMPTY: return "more events than recorded";
 	case C_NO_LANE: return "no writer lane mapped";
 	case C_SIGSYS: return "system call made under the filter";
+	case C_STILL_RUNNING: return "the stream is not suspended and full";
 	}
 	return "?";
 }
@@ -307,6 +309,119 @@ TEST_F(writer, record_through_the_kernel_is_caught_by_the_same_filter)
 	ASSERT_EQ(C_SIGSYS, code) TH_LOG("child: %d (%s)", code,
 					 child_code_str(code));
 	ASSERT_EQ(__NR_ioctl, sc_shared->nr);
+}
+
+/*
+ * A thread that goes on emitting into a stream that stopped itself full
+ * (UNTIL_FULL, nobody reading): every event is lost, and losing it costs
+ * no system call while the thread's lane still holds what nobody read
+ * (issue 21: never one system call per event).  The thread fills the
+ * stream until get_status says it stopped, then emits SC_EVENTS more under
+ * the filter.  The controller then finds the stream suspended and full,
+ * the events that fit, STOP(auto), and none of the lost ones.
+ */
+#define SF_STREAM	(1 << 16)
+#define SF_MAX_FILL	100000
+
+struct sf_thread {
+	trace_id_t trid;
+	int filter_ret;
+	int setup_ret;
+	uint64_t filled;	/* events emitted until the stream stopped */
+};
+
+static void *sf_recorder(void *p)
+{
+	struct sf_thread *t = p;
+	struct posix_trace_status_info st;
+	uint64_t i, v;
+
+	for (i = 0; i < SF_MAX_FILL; i++) {
+		v = sc_payload(i);
+		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &v, sizeof(v));
+		if (posix_trace_get_status(t->trid, &st)) {
+			t->setup_ret = C_SETUP;
+			return NULL;
+		}
+		if (st.posix_stream_status == POSIX_TRACE_SUSPENDED)
+			break;
+	}
+	t->filled = i + 1;
+	if (i == SF_MAX_FILL) {
+		t->setup_ret = C_SETUP;
+		return NULL;
+	}
+	t->filter_ret = allow_only_exit_and_clock();
+	if (t->filter_ret)
+		return NULL;
+	for (i = 0; i < SC_EVENTS; i++) {
+		v = sc_payload(SF_MAX_FILL + i);
+		posix_trace_event(POSIX_TRACE_UNNAMED_USEREVENT, &v, sizeof(v));
+	}
+	syscall(SYS_exit, 0);	/* as sc_recorder() */
+	return NULL;
+}
+
+static int sf_child(void *arg)
+{
+	struct sf_thread t = { 0 };
+	struct posix_trace_status_info st;
+	uint64_t kept = 0, v;
+	struct st_ev ev;
+	pthread_t th;
+
+	(void)arg;
+	st_no_core_dumps();
+	if (st_create(0, SF_STREAM, POSIX_TRACE_UNTIL_FULL, 0, &t.trid) ||
+	    st_start_and_skip(t.trid))
+		return C_SETUP;
+	if (pthread_create(&th, NULL, sf_recorder, &t) ||
+	    pthread_join(th, NULL))
+		return C_SETUP;
+	if (t.setup_ret)
+		return t.setup_ret;
+	if (t.filter_ret)
+		return C_FILTER;
+	if (posix_trace_get_status(t.trid, &st) ||
+	    st.posix_stream_status != POSIX_TRACE_SUSPENDED ||
+	    st.posix_stream_full_status != POSIX_TRACE_FULL)
+		return C_STILL_RUNNING;
+	for (;;) {
+		if (st_try(t.trid, &ev))
+			return C_READ_RET;
+		if (ev.unavailable)
+			return C_UNAVAILABLE;	/* STOP(auto) must come */
+		if (st_is(&ev, POSIX_TRACE_STOP))
+			break;
+		if (!st_is(&ev, POSIX_TRACE_UNNAMED_USEREVENT))
+			return C_WRONG_EVENT;
+		memcpy(&v, ev.data, sizeof(v));
+		if (ev.len != sizeof(v) || v != sc_payload(kept))
+			return C_WRONG_DATA;
+		kept++;
+	}
+	if (ev.len != sizeof(int) || !st_stop_auto(&ev) || !kept ||
+	    kept >= t.filled)
+		return C_WRONG_EVENT;
+	if (st_try(t.trid, &ev) || !ev.unavailable)
+		return C_NOT_EMPTY;
+	return C_OK;
+}
+
+/* REQ: RULE-20 RULE-21 (implementation: a lost event costs no system call) */
+TEST_F(writer, events_lost_by_a_stream_stopped_full_cost_no_system_call)
+{
+	int code;
+
+#ifndef ST_AUDIT_ARCH
+	ST_SKIP("no seccomp arch value for this architecture");
+#endif
+	code = run_sc_child(self, sf_child);
+	ASSERT_NE(-1, code);
+	ASSERT_NE(C_SIGSYS, code)
+		TH_LOG("losing an event made system call %d", sc_shared->nr);
+	ASSERT_LT(code, 1000) TH_LOG("child killed by signal %d", code - 1000);
+	ASSERT_EQ(C_OK, code) TH_LOG("child: %s", child_code_str(code));
 }
 
 /* ------------------------------------------------------------------ */

@@ -188,8 +188,10 @@ struct posix_trace_event_set {
 
 /*
  * posix_trace_proc_stream.state: OFF, not recording; RECORD, running:
- * write the lane; KERNEL, the kernel must see the event (an auto-stopped
- * UNTIL_FULL stream restarts on it).
+ * write the lane; KERNEL, stopped full (UNTIL_FULL, FLUSH): a writer whose
+ * lane still holds records not consumed loses the event and counts it in
+ * posix_trace_writer_ctl.dropped, else the kernel must see the event (the
+ * stream restarts on it once empty).
  */
 #define POSIX_TRACE_SLOT_OFF		0
 #define POSIX_TRACE_SLOT_RECORD		1
@@ -376,6 +378,13 @@ struct posix_trace_writer_desc {
  *		for it, 0 when no record is being written; cleared after
  *		@head.  The reader holds back later records of other lanes
  *		until it clears, within a time bound (it is not trusted).
+ * @dropped:	writer: events it dropped without a system call while the
+ *		stream was stopped full (slot state KERNEL) and this lane
+ *		still held records not consumed, so the stream could not
+ *		restart yet.  Only grows.  The kernel adds what it grew by
+ *		since the create or the last clear to the stream's count of
+ *		lost events (the log's LOSS block); a writer can only
+ *		misstate its own losses with it.
  * @tail:	reader: position of the next record it will read.
  * @waiting:	reader (set by the kernel in POSIX_TRACE_IOC_WAIT): a reader
  *		sleeps; the writer then asks for a wake-up.
@@ -397,7 +406,8 @@ struct posix_trace_writer_ctl {
 	__u32 overrun;
 	__u32 pad0;
 	__u64 inflight_ts;
-	__u64 pad1[2];
+	__u64 dropped;
+	__u64 pad1;
 	__u64 tail;
 	__u32 waiting;
 	__u32 pad2;
