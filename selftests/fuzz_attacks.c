@@ -891,6 +891,7 @@ enum fa_lie {
 	LIE_RECORDS,	/* record headers rewritten in the ring */
 	LIE_PAIR,	/* oldest and head both moved, misaligned, to the ring's end */
 	LIE_GROW,	/* honest records, lap after lap */
+	LIE_DROPPED,	/* the count of events lost while stopped full */
 	LIE_ALL,	/* any of the above, each time */
 	LIE_NR
 };
@@ -1187,6 +1188,10 @@ static void fa_lie_once(struct fa_lanes *ls, int lie)
 		break;
 	case LIE_GROW:
 		fa_lane_put(l, fa_rn(r, 65));
+		break;
+	case LIE_DROPPED:	/* summed at the log's end: saturates */
+		FA_STORE(&l->ctl->dropped, fa_rn(r, 2) ? ~0ULL - fa_rn(r, 4) :
+			 FA_LOAD(&l->ctl->dropped) + fa_rn(r, 1000));
 		break;
 	default:
 		fa_lie_once(ls, fa_rn(r, LIE_ALL));
