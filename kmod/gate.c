@@ -156,6 +156,7 @@ void pt_log_state_changed(struct pt_stream *s)
  */
 void pt_gate_begin(struct pt_gate *g, u64 now)
 {
+	g->span_ok = false;
 	g->now = now;
 	spin_lock(&g->lock);
 	g->cmd = g->set;
@@ -194,16 +195,23 @@ static const struct pt_era *pt_eras_span(const struct pt_eras *s, u64 ts,
  * which pt_gate_span_pass() gives without searching the eras.
  * False if @ts itself is refused whatever its type (future, or before
  * the last clear).  Valid until the gate changes (pt_gate_control(),
- * pt_gate_gap(), pt_gate_clear(), pt_gate_begin()).
+ * pt_gate_gap(), pt_gate_clear(), pt_gate_begin()), which also clear the
+ * copy kept for the next call.
  */
 bool pt_gate_span_at(struct pt_gate *g, u64 ts, struct pt_gate_span *sp)
 {
+	if (g->span_ok && ts >= g->span.lo && ts < g->span.hi) {
+		*sp = g->span;	/* within [floor, now]: see below */
+		return true;
+	}
 	if (ts > g->now || ts < g->floor)
 		return false;
 	sp->lo = g->floor;
 	sp->hi = g->now + 1;
 	sp->seen = pt_eras_span(&g->seen, ts, &sp->lo, &sp->hi, &sp->seen_none);
 	sp->cmd = pt_eras_span(&g->cmd, ts, &sp->lo, &sp->hi, &sp->cmd_none);
+	g->span = *sp;
+	g->span_ok = true;
 	return true;
 }
 
@@ -265,6 +273,7 @@ void pt_gate_control(struct pt_gate *g, u32 id, u64 ts, const void *data,
 	/* Inside a loss: a change right after this one may be lost too. */
 	if (i >= 0 && g->seen.e[i].state == PT_ERA_UNKNOWN && ts < g->seen.e[i].hi)
 		return;
+	g->span_ok = false;	/* the eras move */
 	pt_eras_insert(&g->seen, &e);
 }
 
@@ -280,6 +289,7 @@ void pt_gate_gap(struct pt_gate *g, u64 from, u64 until)
 	struct pt_era e = { .lo = from, .hi = until, .state = PT_ERA_UNKNOWN };
 	int i = pt_eras_find(s, from);
 
+	g->span_ok = false;
 	if (i >= 0 && s->e[i].state == PT_ERA_UNKNOWN && s->e[i].hi >= from)
 		s->e[i].hi = max(s->e[i].hi, until);
 	else
@@ -296,6 +306,7 @@ void pt_gate_gap(struct pt_gate *g, u64 from, u64 until)
  */
 void pt_gate_clear(struct pt_gate *g, u64 when, u64 done)
 {
+	g->span_ok = false;
 	g->floor = when;
 	pt_gate_gap(g, when, done);
 }

@@ -56,6 +56,13 @@ struct pt_eras {
  * and copied into @cmd under @lock when a flush begins; everything else
  * belongs to the flusher (pt_log.lock).
  */
+/* A span of the gate's timeline: pt_gate_span_at() in gate.c. */
+struct pt_gate_span {
+	u64 lo, hi;			/* [@lo, @hi) */
+	const struct pt_era *seen, *cmd;	/* NULL: before the first */
+	u8 seen_none, cmd_none;		/* the answer then */
+};
+
 struct pt_gate {
 	spinlock_t lock;	/* see above */
 	struct pt_eras set;	/* after each change under pt_ctl_lock */
@@ -65,14 +72,14 @@ struct pt_gate {
 	u64 floor;		/* the last clear: nothing stamped before */
 	u64 refused;		/* writer records kept out of the log */
 	u64 withheld;		/* ERRORs a writer lane asked for, not given */
+	/* The last span pt_gate_span_at() gave, while @span_ok: every
+	 * change of @cmd, @seen, @now or @floor clears it (the flush's
+	 * runs of two writers that take turns ask for the same span).
+	 */
+	struct pt_gate_span span;
+	bool span_ok;
 };
 
-/* A span of the gate's timeline: pt_gate_span_at() in gate.c. */
-struct pt_gate_span {
-	u64 lo, hi;			/* [@lo, @hi) */
-	const struct pt_era *seen, *cmd;	/* NULL: before the first */
-	u8 seen_none, cmd_none;		/* the answer then */
-};
 
 /* Packed records (posix_trace_log.h): what the records of the EVENTS block
  * being assembled share, so each repeats only what changed.

@@ -22,10 +22,29 @@
 static __always_inline void pt_run_header(struct pt_writer_cursor *c, u32 pid,
 					  struct posix_trace_record *r)
 {
-	u64 w0 = pt_writer_word(c), w1 = pt_writer_word(c);
-	u64 w2 = pt_writer_word(c), w3 = pt_writer_word(c);
-	u64 w4 = pt_writer_word(c), w5 = pt_writer_word(c);
-	u64 w6 = pt_writer_word(c);
+	u64 w0, w1, w2, w3, w4, w5, w6;
+
+	/* Most headers do not wrap: no end test per word for them. */
+	if (likely(c->at + 7 < c->words)) {
+		const u64 *p = c->ring + c->at;
+
+		w0 = READ_ONCE(p[0]);
+		w1 = READ_ONCE(p[1]);
+		w2 = READ_ONCE(p[2]);
+		w3 = READ_ONCE(p[3]);
+		w4 = READ_ONCE(p[4]);
+		w5 = READ_ONCE(p[5]);
+		w6 = READ_ONCE(p[6]);
+		c->at += 7;
+	} else {
+		w0 = pt_writer_word(c);
+		w1 = pt_writer_word(c);
+		w2 = pt_writer_word(c);
+		w3 = pt_writer_word(c);
+		w4 = pt_writer_word(c);
+		w5 = pt_writer_word(c);
+		w6 = pt_writer_word(c);
+	}
 
 	/* the layout of the words above */
 	BUILD_BUG_ON(sizeof(*r) != 56 || offsetof(typeof(*r), event_id) != 4 ||
@@ -57,8 +76,16 @@ static __always_inline u8 *pt_run_data(struct pt_writer_cursor *c,
 	u64 *d = (u64 *)dst;
 	u32 k, words = DIV_ROUND_UP(len, 8);
 
-	for (k = 0; k < words; k++)
-		d[k] = pt_writer_word(c);
+	if (likely(c->at + words < c->words)) {	/* as in pt_run_header() */
+		const u64 *p = c->ring + c->at;
+
+		for (k = 0; k < words; k++)
+			d[k] = READ_ONCE(p[k]);
+		c->at += words;
+	} else {
+		for (k = 0; k < words; k++)
+			d[k] = pt_writer_word(c);
+	}
 	if (len % 8)	/* the bytes of the last word after @len, in memory order */
 		d[words - 1] &= le64_to_cpu((__force __le64)(BIT_ULL(8 * (len % 8)) - 1));
 	return dst + 8 * words;
