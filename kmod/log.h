@@ -49,13 +49,6 @@ struct pt_eras {
 	bool complete;
 };
 
-/*
- * struct pt_gate - what the flusher knows of the stream's state and
- * filter over time (gate.c has the rule).  @set is written under
- * pt_ctl_lock and @lock (the innermost lock: nothing is taken under it),
- * and copied into @cmd under @lock when a flush begins; everything else
- * belongs to the flusher (pt_log.lock).
- */
 /* A span of the gate's timeline: pt_gate_span_at() in gate.c. */
 struct pt_gate_span {
 	u64 lo, hi;			/* [@lo, @hi) */
@@ -63,6 +56,13 @@ struct pt_gate_span {
 	u8 seen_none, cmd_none;		/* the answer then */
 };
 
+/*
+ * struct pt_gate - what the flusher knows of the stream's state and
+ * filter over time (gate.c has the rule).  @set is written under
+ * pt_ctl_lock and @lock (the innermost lock: nothing is taken under it),
+ * and copied into @cmd under @lock when a flush begins; everything else
+ * belongs to the flusher (pt_log.lock).
+ */
 struct pt_gate {
 	spinlock_t lock;	/* see above */
 	struct pt_eras set;	/* after each change under pt_ctl_lock */
@@ -79,7 +79,6 @@ struct pt_gate {
 	struct pt_gate_span span;
 	bool span_ok;
 };
-
 
 /* Packed records (posix_trace_log.h): what the records of the EVENTS block
  * being assembled share, so each repeats only what changed.
