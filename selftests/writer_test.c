@@ -278,6 +278,19 @@ static int run_sc_child(FIXTURE_DATA(writer) *self, int (*fn)(void *))
 	return code;
 }
 
+/* A run_sc_child() @code of a child whose @what made no system call. */
+static void expect_no_system_call(struct __test_metadata *_metadata, int code,
+				  const char *what)
+{
+	ASSERT_NE(-1, code);
+	ASSERT_NE(C_SIGSYS, code)
+		TH_LOG("%s made system call %d", what, sc_shared->nr);
+	ASSERT_LT(code, 1000) TH_LOG("child killed by signal %d%s",
+				     code - 1000, code == 1000 + SIGSYS ?
+				     " (SIGSYS)" : "");
+	ASSERT_EQ(C_OK, code) TH_LOG("child: %s", child_code_str(code));
+}
+
 /* REQ: RULE-97 EVENT-6 EVENT-1 EVENT-4 (implementation: writer lanes, no syscall) */
 TEST_F(writer, record_path_makes_no_system_call)
 {
@@ -287,13 +300,7 @@ TEST_F(writer, record_path_makes_no_system_call)
 	ST_SKIP("no seccomp arch value for this architecture");
 #endif
 	code = run_sc_child(self, sc_child_lanes);
-	ASSERT_NE(-1, code);
-	ASSERT_NE(C_SIGSYS, code)
-		TH_LOG("the record path made system call %d", sc_shared->nr);
-	ASSERT_LT(code, 1000) TH_LOG("child killed by signal %d%s",
-				     code - 1000, code == 1000 + SIGSYS ?
-				     " (SIGSYS)" : "");
-	ASSERT_EQ(C_OK, code) TH_LOG("child: %s", child_code_str(code));
+	expect_no_system_call(_metadata, code, "the record path");
 }
 
 /* REQ: 5.22 (control: the same filter catches a record that needs the
@@ -417,11 +424,7 @@ TEST_F(writer, events_lost_by_a_stream_stopped_full_cost_no_system_call)
 	ST_SKIP("no seccomp arch value for this architecture");
 #endif
 	code = run_sc_child(self, sf_child);
-	ASSERT_NE(-1, code);
-	ASSERT_NE(C_SIGSYS, code)
-		TH_LOG("losing an event made system call %d", sc_shared->nr);
-	ASSERT_LT(code, 1000) TH_LOG("child killed by signal %d", code - 1000);
-	ASSERT_EQ(C_OK, code) TH_LOG("child: %s", child_code_str(code));
+	expect_no_system_call(_metadata, code, "losing an event");
 }
 
 /* ------------------------------------------------------------------ */
