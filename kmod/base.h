@@ -176,4 +176,10 @@ static inline void pt_stat_dec(enum pt_stat i)
 	atomic_dec(&pt_stats[i]);
 }
 
+/* A count a writer lane may claim any value of: it sticks at the top. */
+static inline u64 pt_sat_add(u64 a, u64 b)
+{
+	return a + b < a ? U64_MAX : a + b;
+}
+
 #endif /* PT_BASE_H */

@@ -83,12 +83,6 @@ static void pt_write_block(struct pt_stream *s, int *first)
 		wake_up_all(&s->log->done_wq);
 }
 
-/* A count a writer lane may claim any value of: it sticks at the top. */
-static u64 pt_sat_add(u64 a, u64 b)
-{
-	return a + b < a ? U64_MAX : a + b;
-}
-
 /* @pid: 0, or the writer's for a report about its lane (design.md §9). */
 static void pt_add_marker(struct pt_log *log, u32 id, u64 ts,
 			  const void *data, u32 len, u32 pid)

@@ -606,9 +606,8 @@ int pt_logf_write_losses(struct pt_stream *s)
 	lockdep_assert_held(&log->lock);
 	memset(p, 0, POSIX_TRACE_LOG_LOSS_V1);
 	pt_logf_put32(p + POSIX_TRACE_LOG_L_SIZE, POSIX_TRACE_LOG_LOSS_V1);
-	dropped = atomic64_read(&s->dropped);
 	/* and what writers dropped by themselves (pt_writers_dropped()) */
-	dropped += min(pt_writers_dropped(s), U64_MAX - dropped);
+	dropped = pt_sat_add(atomic64_read(&s->dropped), pt_writers_dropped(s));
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_DROPPED, dropped);
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_DROP_GAPS, atomic_read(&s->drop_gaps));
 	pt_logf_put64(p + POSIX_TRACE_LOG_L_OVERWRITTEN, log->overwritten);

@@ -76,7 +76,7 @@ bool pt_writers_overrun(struct pt_stream *s, bool clear)
  * the stream was stopped full (posix_trace_writer_ctl.dropped), since the
  * create or the last clear.  A writer's word: it only ever grows when
  * honest, a value below the base counts nothing, and the sum sticks at
- * the top.
+ * the top (pt_sat_add()).
  */
 u64 pt_writers_dropped(struct pt_stream *s)
 {
@@ -88,7 +88,7 @@ u64 pt_writers_dropped(struct pt_stream *s)
 		u64 d = READ_ONCE(w->ctl->dropped);
 		u64 n = d > w->dropped_base ? d - w->dropped_base : 0;
 
-		sum = sum + n < sum ? U64_MAX : sum + n;
+		sum = pt_sat_add(sum, n);
 	}
 	return sum;
 }
