@@ -91,6 +91,22 @@ static __always_inline void pt_writer_cursor_at(const struct pt_writer *w,
 	c->at = (pos % w->data_size) / 8;
 }
 
+/* The next @n words at @c where they do not wrap (the cursor then moves
+ * past them), else NULL (it does not move): most records are read without
+ * an end test per word.
+ */
+static __always_inline const u64 *pt_writer_flat(struct pt_writer_cursor *c,
+						 size_t n)
+{
+	const u64 *p;
+
+	if (c->at + n >= c->words)
+		return NULL;
+	p = c->ring + c->at;
+	c->at += n;
+	return p;
+}
+
 /* Skip @n words, fewer than the ring has. */
 static __always_inline void pt_writer_skip(struct pt_writer_cursor *c, size_t n)
 {

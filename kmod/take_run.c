@@ -22,12 +22,10 @@
 static __always_inline void pt_run_header(struct pt_writer_cursor *c, u32 pid,
 					  struct posix_trace_record *r)
 {
+	const u64 *p = pt_writer_flat(c, 7);
 	u64 w0, w1, w2, w3, w4, w5, w6;
 
-	/* Most headers do not wrap: no end test per word for them. */
-	if (likely(c->at + 7 < c->words)) {
-		const u64 *p = c->ring + c->at;
-
+	if (likely(p)) {
 		w0 = READ_ONCE(p[0]);
 		w1 = READ_ONCE(p[1]);
 		w2 = READ_ONCE(p[2]);
@@ -35,7 +33,6 @@ static __always_inline void pt_run_header(struct pt_writer_cursor *c, u32 pid,
 		w4 = READ_ONCE(p[4]);
 		w5 = READ_ONCE(p[5]);
 		w6 = READ_ONCE(p[6]);
-		c->at += 7;
 	} else {
 		w0 = pt_writer_word(c);
 		w1 = pt_writer_word(c);
@@ -75,13 +72,11 @@ static __always_inline u8 *pt_run_data(struct pt_writer_cursor *c,
 {
 	u64 *d = (u64 *)dst;
 	u32 k, words = DIV_ROUND_UP(len, 8);
+	const u64 *p = pt_writer_flat(c, words);
 
-	if (likely(c->at + words < c->words)) {	/* as in pt_run_header() */
-		const u64 *p = c->ring + c->at;
-
+	if (likely(p)) {
 		for (k = 0; k < words; k++)
 			d[k] = READ_ONCE(p[k]);
-		c->at += words;
 	} else {
 		for (k = 0; k < words; k++)
 			d[k] = pt_writer_word(c);
