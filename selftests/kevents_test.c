@@ -252,9 +252,9 @@ TEST_F(kev, system_calls_are_not_recorded_without_the_attribute)
 
 /*
  * A call that does not leave its CPU is one record, stamped at its exit,
- * with how long before it was entered in its data.  One that does (preempted in the
- * call, which a PREEMPT_RT kernel may do) is a pending record, then its
- * exit: counted as the same call.
+ * with how long before it was entered in its data.  One that does
+ * (preempted in the call, which a PREEMPT_RT kernel may do) is a pending
+ * record, then its exit: counted as the same call.
  */
 TEST_F(kev, getppid_is_recorded_between_the_user_events_around_it)
 {
